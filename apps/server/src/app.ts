@@ -1,0 +1,115 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import cookie from '@fastify/cookie';
+import multipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { sql } from 'drizzle-orm';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { authRoutes } from './auth/routes.ts';
+import { BODY_LIMIT, registerBodyParsers } from './http/body.ts';
+import { registerErrorHandling } from './http/errors.ts';
+import { MULTIPART_LIMITS } from './http/multipart.ts';
+import { buildOpenApi } from './http/openapi.ts';
+import { API_PREFIX, type ApiRoute, registerApiRoutes } from './http/routes.ts';
+import { newNonce, registerSecurity } from './http/security.ts';
+import { performanceRoutes } from './performance/routes.ts';
+import { registryRoutes } from './resources/index.ts';
+import type { Services } from './services.ts';
+
+export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
+
+/** Every API route: the one table that the router, the guard tests and OpenAPI all read. */
+export const allRoutes = (): ApiRoute[] => [...authRoutes, ...registryRoutes(), ...performanceRoutes];
+
+export async function buildApp(services: Services): Promise<FastifyInstance> {
+  const { config } = services;
+  const app = Fastify({
+    bodyLimit: BODY_LIMIT,
+    trustProxy: config.TRUST_PROXY,
+    // Socket-level guard against slow clients; request handlers themselves stay bounded by the DB timeouts.
+    requestTimeout: 60_000,
+    logger: {
+      level: config.LOG_LEVEL,
+      redact: {
+        paths: [
+          'req.headers.cookie',
+          'req.headers.authorization',
+          'res.headers["set-cookie"]',
+          '*.password',
+          'password',
+        ],
+        censor: '[redacted]',
+      },
+    },
+  });
+  await app.register(cookie);
+  await app.register(multipart, { limits: MULTIPART_LIMITS });
+  registerBodyParsers(app);
+  registerSecurity(app, config);
+  registerErrorHandling(app);
+
+  const routes = allRoutes();
+  registerApiRoutes(app, routes, services);
+
+  app.get(`${API_PREFIX}/health`, async (_req, reply) => {
+    try {
+      await services.db.execute(sql`select 1`);
+      return { statusCode: 200, message: 'OK' };
+    } catch {
+      return reply.code(503).send({ statusCode: 503, message: 'Database unavailable' });
+    }
+  });
+
+  await app.register(swagger, { mode: 'static', specification: { document: buildOpenApi(routes) as never } });
+  await app.register(swaggerUi, { routePrefix: `${API_PREFIX}/docs` });
+
+  const webDist = config.WEB_DIST ?? DEFAULT_WEB_DIST;
+  const indexFile = `${webDist}index.html`;
+  const apiNotFound = (req: FastifyRequest, reply: FastifyReply) =>
+    reply
+      .code(404)
+      .send({ statusCode: 404, message: `No such endpoint: ${req.method} ${req.url.split('?')[0]}` });
+  if (!existsSync(indexFile)) {
+    app.setNotFoundHandler(apiNotFound);
+  } else {
+    const indexHtml = readFileSync(indexFile, 'utf8');
+    await app.register(fastifyStatic, {
+      root: webDist,
+      index: false,
+      wildcard: false,
+      maxAge: '1y',
+      immutable: true,
+    });
+    const sendShell = (reply: FastifyReply) => {
+      const nonce = newNonce();
+      return reply
+        .header('Content-Type', 'text/html; charset=utf-8')
+        .header('Cache-Control', 'no-cache')
+        .header(
+          'Content-Security-Policy',
+          [
+            "default-src 'self'",
+            `script-src 'self' 'nonce-${nonce}'`,
+            `style-src 'self' 'nonce-${nonce}'`,
+            "img-src 'self' data: blob:",
+            "font-src 'self' data:",
+            `connect-src 'self' ${config.CORS_ORIGINS.join(' ')}`.trim(),
+            "object-src 'none'",
+            "base-uri 'none'",
+            "form-action 'self'",
+            "frame-ancestors 'none'",
+          ].join('; '),
+        )
+        .send(indexHtml.replaceAll('__CSP_NONCE__', nonce));
+    };
+    app.get('/', (_req, reply) => sendShell(reply));
+    app.setNotFoundHandler((req, reply) => {
+      if (req.url.startsWith(`${API_PREFIX}/`) || req.method !== 'GET') return apiNotFound(req, reply);
+      // The SPA decides unknown paths (it sends them home).
+      return sendShell(reply);
+    });
+  }
+  return app;
+}

@@ -1,0 +1,113 @@
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { recordAudit } from '../audit/recorder.ts';
+import { users } from '../db/schema/index.ts';
+import { ApiError } from '../http/envelope.ts';
+import { defineRoute, publicAccess, sessionAccess, sessionCookieName } from '../http/routes.ts';
+import { burnPasswordCheck, verifyPassword } from './passwords.ts';
+import { loadSessionUser } from './session-user.ts';
+import { createSession, revokeSession } from './sessions.ts';
+import { clearThrottle, recordFailure, throttleKeys, throttleWait } from './throttle.ts';
+
+const loginBody = z.object({
+  username: z.string({ error: 'Username is required' }).max(200, 'Username is too long'),
+  password: z.string({ error: 'Password is required' }).max(200, 'Password is too long'),
+});
+
+const INVALID_LOGIN = 'Invalid username or password';
+
+export const authRoutes = [
+  defineRoute({
+    method: 'POST',
+    path: 'login',
+    summary: 'Sign in; sets the session cookie and returns the user with its role and permissions',
+    tag: 'Auth',
+    access: publicAccess,
+    body: loginBody,
+    async handler({ body, req, reply, services }) {
+      const { db, throttlePolicy, sessionPolicy, config } = services;
+      const keys = throttleKeys(body.username, req.ip);
+      const wait = await throttleWait(db, [keys.user, keys.ip]);
+      if (wait > 0) {
+        throw new ApiError(429, 'Too many failed sign-in attempts; try again later', undefined, {
+          'Retry-After': String(wait),
+        });
+      }
+      const [user] = await db
+        .select({ userCode: users.userCode, username: users.username, passwordHash: users.passwordHash })
+        .from(users)
+        .where(sql`lower(${users.username}) = lower(${body.username.trim()})`);
+      const ok = user
+        ? await verifyPassword(user.passwordHash, body.password)
+        : (await burnPasswordCheck(body.password), false);
+      if (!user || !ok) {
+        await recordFailure(db, keys.user, throttlePolicy.maxPerUser, throttlePolicy.windowMs);
+        await recordFailure(db, keys.ip, throttlePolicy.maxPerIp, throttlePolicy.windowMs);
+        await recordAudit(db, {
+          action: 'LOGIN_FAILED',
+          collection: 'auth',
+          after: { username: body.username.slice(0, 100), ip: req.ip },
+          actor: user ? { userCode: user.userCode, username: user.username } : null,
+        });
+        throw new ApiError(401, INVALID_LOGIN);
+      }
+      const sessionUser = await db.transaction(async (tx) => {
+        // A fresh id at every sign-in: a planted cookie never becomes a signed-in session.
+        const id = await createSession(tx, user.userCode, sessionPolicy, {
+          ip: req.ip,
+          userAgent: req.headers['user-agent'],
+        });
+        const actor = { userCode: user.userCode, username: user.username };
+        await recordAudit(tx, {
+          action: 'LOGIN',
+          collection: 'auth',
+          after: { username: user.username },
+          actor,
+        });
+        reply.setCookie(sessionCookieName(config.COOKIE_SECURE), id, {
+          path: '/',
+          httpOnly: true,
+          sameSite: 'lax',
+          secure: config.COOKIE_SECURE,
+          maxAge: Math.floor(sessionPolicy.absoluteMs / 1000),
+        });
+        return loadSessionUser(tx, user.userCode);
+      });
+      await clearThrottle(db, keys.user);
+      return { message: 'Logged in successfully', data: sessionUser };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: 'logout',
+    summary: 'Sign out: revokes the session and clears the cookie',
+    tag: 'Auth',
+    access: sessionAccess,
+    async handler({ session, actor, reply, services }) {
+      await services.db.transaction(async (tx) => {
+        await revokeSession(tx, session!.idHash);
+        await recordAudit(tx, {
+          action: 'LOGOUT',
+          collection: 'auth',
+          after: { username: actor!.username },
+          actor,
+        });
+      });
+      reply.clearCookie(sessionCookieName(services.config.COOKIE_SECURE), { path: '/' });
+      return { message: 'Logged out successfully' };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: 'GetSession',
+    summary: 'The signed-in user, as the login answer gives it',
+    tag: 'Auth',
+    access: sessionAccess,
+    async handler({ session, services }) {
+      return {
+        message: 'Session fetched successfully',
+        data: await loadSessionUser(services.db, session!.userCode),
+      };
+    },
+  }),
+];

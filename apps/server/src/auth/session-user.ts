@@ -1,0 +1,60 @@
+import type { SessionUser } from '@wfc/contract';
+import { asc, eq, inArray } from 'drizzle-orm';
+import type { Executor } from '../db/client.ts';
+import { permissions, rolePermissions, roles, users } from '../db/schema/index.ts';
+
+/** The signed-in user's shape (login and GetSession): the user with its role and permissions. */
+export async function loadSessionUsers(db: Executor, userCodes: string[]): Promise<Map<string, SessionUser>> {
+  if (userCodes.length === 0) return new Map();
+  const rows = await db
+    .select({
+      userCode: users.userCode,
+      username: users.username,
+      email: users.email,
+      createdAt: users.createdAt,
+      updatedAt: users.updatedAt,
+      roleCode: roles.roleCode,
+      roleName: roles.roleName,
+      roleDescription: roles.roleDescription,
+      roleCreatedAt: roles.createdAt,
+      roleUpdatedAt: roles.updatedAt,
+    })
+    .from(users)
+    .innerJoin(roles, eq(roles.roleCode, users.roleCode))
+    .where(inArray(users.userCode, userCodes));
+  const perms = await db
+    .select({
+      roleCode: rolePermissions.roleCode,
+      permissionCode: permissions.permissionCode,
+      permissionName: permissions.permissionName,
+    })
+    .from(rolePermissions)
+    .innerJoin(permissions, eq(permissions.permissionCode, rolePermissions.permissionCode))
+    .where(inArray(rolePermissions.roleCode, [...new Set(rows.map((r) => r.roleCode))]))
+    .orderBy(asc(permissions.id));
+  const out = new Map<string, SessionUser>();
+  for (const r of rows) {
+    out.set(r.userCode, {
+      userCode: r.userCode,
+      username: r.username,
+      email: r.email,
+      createdAt: r.createdAt.toISOString(),
+      updatedAt: r.updatedAt.toISOString(),
+      role: {
+        roleCode: r.roleCode,
+        roleName: r.roleName,
+        roleDescription: r.roleDescription,
+        createdAt: r.roleCreatedAt.toISOString(),
+        updatedAt: r.roleUpdatedAt.toISOString(),
+        rolePermissions: perms
+          .filter((p) => p.roleCode === r.roleCode)
+          .map((p) => ({ permissionCode: p.permissionCode, permissionName: p.permissionName })),
+      },
+    });
+  }
+  return out;
+}
+
+export async function loadSessionUser(db: Executor, userCode: string): Promise<SessionUser | undefined> {
+  return (await loadSessionUsers(db, [userCode])).get(userCode);
+}

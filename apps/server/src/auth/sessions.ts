@@ -1,0 +1,98 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, ne, sql } from 'drizzle-orm';
+import type { Database, Executor } from '../db/client.ts';
+import { permissions, rolePermissions, sessions, users } from '../db/schema/index.ts';
+
+export const newSessionId = () => randomBytes(16).toString('base64url');
+export const hashSessionId = (id: string) => createHash('sha256').update(id).digest('hex');
+
+export interface SessionPolicy {
+  idleMs: number;
+  absoluteMs: number;
+}
+
+/** Pure: is a session with these times still alive at `now`? */
+export function sessionAlive(
+  s: { createdAt: Date; lastSeenAt: Date },
+  policy: SessionPolicy,
+  now: Date,
+): boolean {
+  const t = now.getTime();
+  return t - s.lastSeenAt.getTime() < policy.idleMs && t - s.createdAt.getTime() < policy.absoluteMs;
+}
+
+export async function createSession(
+  db: Executor,
+  userCode: string,
+  policy: SessionPolicy,
+  meta: { ip?: string; userAgent?: string },
+): Promise<string> {
+  const id = newSessionId();
+  await db.insert(sessions).values({
+    idHash: hashSessionId(id),
+    userCode,
+    expiresAt: new Date(Date.now() + policy.absoluteMs),
+    ip: meta.ip,
+    userAgent: meta.userAgent?.slice(0, 300),
+  });
+  return id;
+}
+
+export interface ActiveSession {
+  idHash: string;
+  userCode: string;
+  username: string;
+  permissions: Set<string>;
+}
+
+/** Idle expiry slides, but at most one write a minute per session. */
+const TOUCH_AFTER_MS = 60_000;
+
+export async function resolveSession(
+  db: Database,
+  id: string,
+  policy: SessionPolicy,
+  now = new Date(),
+): Promise<ActiveSession | undefined> {
+  const idHash = hashSessionId(id);
+  const [row] = await db
+    .select({
+      userCode: sessions.userCode,
+      createdAt: sessions.createdAt,
+      lastSeenAt: sessions.lastSeenAt,
+      username: users.username,
+      permissionNames: sql<string[] | null>`(select array_agg(${permissions.permissionName})
+        from ${rolePermissions} join ${permissions} on ${permissions.permissionCode} = ${rolePermissions.permissionCode}
+        where ${rolePermissions.roleCode} = ${users.roleCode})`,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.userCode, sessions.userCode))
+    .where(eq(sessions.idHash, idHash));
+  if (!row) return undefined;
+  if (!sessionAlive(row, policy, now)) {
+    await db.delete(sessions).where(eq(sessions.idHash, idHash));
+    return undefined;
+  }
+  if (now.getTime() - row.lastSeenAt.getTime() > TOUCH_AFTER_MS) {
+    await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.idHash, idHash));
+  }
+  return {
+    idHash,
+    userCode: row.userCode,
+    username: row.username,
+    permissions: new Set(row.permissionNames ?? []),
+  };
+}
+
+export const revokeSession = (db: Executor, idHash: string) =>
+  db.delete(sessions).where(eq(sessions.idHash, idHash));
+
+/** A password change ends every other session of the user; deleting a user ends them all (cascade). */
+export const revokeOtherSessions = (db: Executor, userCode: string, keepIdHash?: string) =>
+  db
+    .delete(sessions)
+    .where(
+      keepIdHash
+        ? and(eq(sessions.userCode, userCode), ne(sessions.idHash, keepIdHash))
+        : eq(sessions.userCode, userCode),
+    );

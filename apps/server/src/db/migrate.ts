@@ -1,0 +1,46 @@
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import type { Database } from './client.ts';
+
+const MIGRATIONS_DIR = fileURLToPath(new URL('../../drizzle/', import.meta.url));
+/** Any fixed number: every instance takes the same lock, so migrations run once at a time. */
+const MIGRATION_LOCK = 727_001;
+
+interface Journal {
+  entries: { idx: number; tag: string }[];
+}
+
+/**
+ * Applies drizzle-kit's generated SQL in journal order, each file once. The whole run holds a
+ * transaction-scoped advisory lock, so two instances starting together do not race.
+ */
+export async function migrate(db: Database): Promise<string[]> {
+  const journal = JSON.parse(await readFile(`${MIGRATIONS_DIR}meta/_journal.json`, 'utf8')) as Journal;
+  const files = await Promise.all(
+    journal.entries
+      .sort((a, b) => a.idx - b.idx)
+      .map(async (e) => ({ tag: e.tag, text: await readFile(`${MIGRATIONS_DIR}${e.tag}.sql`, 'utf8') })),
+  );
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${MIGRATION_LOCK})`);
+    await tx.execute(sql`create extension if not exists pg_trgm`);
+    await tx.execute(
+      sql`create table if not exists schema_migrations (tag text primary key, applied_at timestamptz not null default now())`,
+    );
+    const done = (await tx.execute(sql`select tag from schema_migrations`)) as unknown as {
+      rows: { tag: string }[];
+    };
+    const applied = new Set(done.rows.map((r) => r.tag));
+    const ran: string[] = [];
+    for (const file of files) {
+      if (applied.has(file.tag)) continue;
+      for (const statement of file.text.split('--> statement-breakpoint')) {
+        if (statement.trim()) await tx.execute(sql.raw(statement));
+      }
+      await tx.execute(sql`insert into schema_migrations (tag) values (${file.tag})`);
+      ran.push(file.tag);
+    }
+    return ran;
+  });
+}

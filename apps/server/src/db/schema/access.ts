@@ -1,0 +1,126 @@
+import {
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { createdAt, id, lower, trgm, updatedAt } from './columns.ts';
+
+export const permissions = pgTable(
+  'permissions',
+  {
+    id: id(),
+    permissionCode: text('permission_code').notNull().unique(),
+    permissionName: text('permission_name').notNull().unique(),
+    permissionDescription: text('permission_description').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [index('permissions_name_trgm').using('gin', trgm(t.permissionName))],
+);
+
+export const roles = pgTable(
+  'roles',
+  {
+    id: id(),
+    roleCode: text('role_code').notNull().unique(),
+    roleName: text('role_name').notNull(),
+    roleDescription: text('role_description'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('roles_name_unique').on(lower(t.roleName)),
+    index('roles_name_trgm').using('gin', trgm(t.roleName)),
+  ],
+);
+
+export const rolePermissions = pgTable(
+  'role_permissions',
+  {
+    roleCode: text('role_code')
+      .notNull()
+      .references(() => roles.roleCode, { onDelete: 'cascade' }),
+    permissionCode: text('permission_code')
+      .notNull()
+      .references(() => permissions.permissionCode, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.roleCode, t.permissionCode] }),
+    index('role_permissions_perm').on(t.permissionCode),
+  ],
+);
+
+export const users = pgTable(
+  'users',
+  {
+    id: id(),
+    userCode: text('user_code').notNull().unique(),
+    username: text('username').notNull(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    roleCode: text('role_code')
+      .notNull()
+      .references(() => roles.roleCode, { onDelete: 'restrict' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('users_username_unique').on(lower(t.username)),
+    uniqueIndex('users_email_unique').on(lower(t.email)),
+    index('users_role').on(t.roleCode),
+    index('users_username_trgm').using('gin', trgm(t.username)),
+    index('users_email_trgm').using('gin', trgm(t.email)),
+  ],
+);
+
+/** Server-side sessions: only the SHA-256 of the 128-bit id is stored. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    idHash: text('id_hash').primaryKey(),
+    userCode: text('user_code')
+      .notNull()
+      .references(() => users.userCode, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+  },
+  (t) => [index('sessions_user').on(t.userCode)],
+);
+
+/** Failed sign-in counters, per username and per address, shared by every server instance. */
+export const loginThrottle = pgTable('login_throttle', {
+  key: text('key').primaryKey(),
+  failures: integer('failures').notNull().default(0),
+  windowStart: timestamp('window_start', { withTimezone: true }).notNull().defaultNow(),
+  blockedUntil: timestamp('blocked_until', { withTimezone: true }),
+});
+
+export const audits = pgTable(
+  'audits',
+  {
+    id: id(),
+    auditCode: text('audit_code').notNull().unique(),
+    action: text('action').notNull(),
+    collection: text('collection').notNull(),
+    before: jsonb('before'),
+    after: jsonb('after'),
+    changes: jsonb('changes'),
+    // No foreign key: the trail must outlive the user it names.
+    userCode: text('user_code'),
+    username: text('username'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('audits_action_trgm').using('gin', trgm(t.action)),
+    index('audits_collection_trgm').using('gin', trgm(t.collection)),
+    index('audits_username_trgm').using('gin', trgm(t.username)),
+    index('audits_created').on(t.createdAt),
+  ],
+);

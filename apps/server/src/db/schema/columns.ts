@@ -1,0 +1,11 @@
+import { sql } from 'drizzle-orm';
+import { bigint, timestamp } from 'drizzle-orm/pg-core';
+
+/** Internal key: creation order, which is what the lists' `_id` sort means. */
+export const id = () => bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity();
+
+export const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+export const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+
+export const lower = (col: unknown) => sql`lower(${col})`;
+export const trgm = (col: unknown) => sql`${col} gin_trgm_ops`;

@@ -1,0 +1,4 @@
+export * from './access.ts';
+export * from './people.ts';
+export * from './performance.ts';
+export * from './reference.ts';

@@ -1,0 +1,22 @@
+import type { FieldError } from '@wfc/contract';
+import type { FastifyReply } from 'fastify';
+
+/** A refusal with the envelope's status and message; `errors` name the fields at fault. */
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly errors?: FieldError[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string, errors?: FieldError[]) => new ApiError(400, message, errors);
+export const notFound = (message: string) => new ApiError(404, message);
+export const conflict = (message: string, errors?: FieldError[]) => new ApiError(409, message, errors);
+
+export function send<T>(reply: FastifyReply, message: string, data?: T, total?: number) {
+  return reply.code(200).send({ statusCode: 200, message, data, ...(total === undefined ? {} : { total }) });
+}

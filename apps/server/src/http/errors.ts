@@ -1,0 +1,103 @@
+import { DEFAULT_UNEXPECTED_MESSAGE, type FieldError } from '@wfc/contract';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ZodError } from 'zod';
+import { ApiError } from './envelope.ts';
+
+export function zodFieldErrors(err: ZodError): FieldError[] {
+  return err.issues.map((i) => ({ field: i.path.map(String).join('.') || '_', message: i.message }));
+}
+
+interface PgLikeError {
+  code?: string;
+  constraint?: string;
+  cause?: unknown;
+}
+
+/** Drizzle wraps driver errors; the PostgreSQL error (with its SQLSTATE) is somewhere in `cause`. */
+export function pgError(err: unknown): PgLikeError | undefined {
+  let e: unknown = err;
+  for (let depth = 0; e && depth < 5; depth++) {
+    const c = (e as PgLikeError).code;
+    if (typeof c === 'string' && /^[0-9A-Z]{5}$/.test(c)) return e as PgLikeError;
+    e = (e as PgLikeError).cause;
+  }
+  return undefined;
+}
+
+/** Constraint name -> the field it guards and the message a user should read. */
+const uniqueMessages = new Map<string, FieldError>();
+export function registerUniqueMessage(constraint: string, field: string, message: string) {
+  uniqueMessages.set(constraint, { field, message });
+}
+
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08006',
+  '08001',
+  '08003',
+]);
+
+function isConnectionFailure(err: unknown): boolean {
+  let e: unknown = err;
+  for (let depth = 0; e && depth < 5; depth++) {
+    const code = (e as { code?: string }).code;
+    const msg = (e as Error).message ?? '';
+    if (
+      (code && CONNECTION_CODES.has(code)) ||
+      /Connection terminated|timeout exceeded when trying to connect/i.test(msg)
+    )
+      return true;
+    e = (e as PgLikeError).cause;
+  }
+  return false;
+}
+
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  if (err instanceof ZodError) return new ApiError(400, 'Invalid input', zodFieldErrors(err));
+  const pge = pgError(err);
+  if (pge?.code === '23505') {
+    const known = pge.constraint ? uniqueMessages.get(pge.constraint) : undefined;
+    return new ApiError(
+      409,
+      known?.message ?? 'A record with the same value already exists',
+      known ? [known] : undefined,
+    );
+  }
+  if (pge?.code === '23503') return new ApiError(409, 'The record is still referenced by other records');
+  if (pge?.code === '22P02' || pge?.code === '22007' || pge?.code === '22008' || pge?.code === '22003')
+    return new ApiError(400, 'Invalid input');
+  if (isConnectionFailure(err))
+    return new ApiError(503, 'Service temporarily unavailable', undefined, { 'Retry-After': '5' });
+  const fe = err as FastifyError;
+  if (typeof fe?.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+    const messages: Record<number, string> = {
+      413: 'Request body is too large',
+      415: 'Unsupported media type',
+    };
+    return new ApiError(
+      fe.statusCode,
+      messages[fe.statusCode] ?? (fe.statusCode === 400 ? 'Malformed request' : fe.message),
+    );
+  }
+  return new ApiError(500, DEFAULT_UNEXPECTED_MESSAGE);
+}
+
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((err, req, reply) => {
+    const api = toApiError(err);
+    if (api.statusCode >= 500) req.log.error({ err }, 'request failed');
+    if (api.headers) reply.headers(api.headers);
+    return reply.code(api.statusCode).send({
+      statusCode: api.statusCode,
+      message: api.message,
+      ...(api.errors ? { errors: api.errors } : {}),
+    });
+  });
+}

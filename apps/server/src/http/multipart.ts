@@ -1,0 +1,41 @@
+import { PROFILE_PICTURE_MAX_BYTES } from '@wfc/contract';
+import type { FastifyRequest } from 'fastify';
+import type { UploadedFile } from '../resources/server-resource.ts';
+import { parseBracketBody } from './body.ts';
+import { ApiError } from './envelope.ts';
+
+export const MULTIPART_LIMITS = {
+  fileSize: PROFILE_PICTURE_MAX_BYTES,
+  files: 1,
+  fields: 100,
+  fieldSize: 10_000,
+  parts: 101,
+};
+
+/** Fields keep their bracket keys (`address[countryCode]`), so they nest exactly like a form body. */
+export async function readMultipart(req: FastifyRequest) {
+  const pairs = new URLSearchParams();
+  const files: UploadedFile[] = [];
+  try {
+    for await (const part of req.parts({ limits: MULTIPART_LIMITS })) {
+      if (part.type === 'file') {
+        const data = await part.toBuffer();
+        files.push({ fieldname: part.fieldname, filename: part.filename, mimetype: part.mimetype, data });
+      } else {
+        pairs.append(part.fieldname, String(part.value));
+      }
+    }
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE')
+      throw new ApiError(413, 'File is larger than 5 MB', [
+        { field: 'profilePicture', message: 'File is larger than 5 MB' },
+      ]);
+    if (code === 'FST_FILES_LIMIT_REACHED')
+      throw new ApiError(400, 'Too many files', [{ field: 'profilePicture', message: 'Too many files' }]);
+    if (code === 'FST_PARTS_LIMIT_REACHED' || code === 'FST_FIELDS_LIMIT_REACHED')
+      throw new ApiError(413, 'Too many form fields');
+    throw new ApiError(400, 'Malformed multipart body');
+  }
+  return { fields: parseBracketBody(pairs.toString()), files };
+}

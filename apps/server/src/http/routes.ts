@@ -1,0 +1,124 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodType, z } from 'zod';
+import type { AuditActor } from '../audit/recorder.ts';
+import { type ActiveSession, resolveSession } from '../auth/sessions.ts';
+import type { UploadedFile } from '../resources/server-resource.ts';
+import type { Services } from '../services.ts';
+import { ApiError } from './envelope.ts';
+import { zodFieldErrors } from './errors.ts';
+import { readMultipart } from './multipart.ts';
+
+/** What a route needs: every route must say, so nothing is open by accident. */
+export type Access =
+  | { kind: 'public' }
+  | { kind: 'session' }
+  | { kind: 'any'; permissions: readonly string[] }
+  | { kind: 'all'; permissions: readonly string[] };
+
+export const publicAccess: Access = { kind: 'public' };
+export const sessionAccess: Access = { kind: 'session' };
+export const anyOf = (...permissions: readonly string[]): Access => ({ kind: 'any', permissions });
+export const allOf = (...permissions: readonly string[]): Access => ({ kind: 'all', permissions });
+
+/** Pure: may a holder of `held` call a route guarded by `access`? */
+export function allows(access: Access, held: ReadonlySet<string> | null): boolean {
+  if (access.kind === 'public') return true;
+  if (!held) return false;
+  if (access.kind === 'session') return true;
+  if (access.kind === 'any') return access.permissions.some((p) => held.has(p));
+  return access.permissions.every((p) => held.has(p));
+}
+
+export interface RouteContext<B = unknown, Q = unknown> {
+  req: FastifyRequest;
+  reply: FastifyReply;
+  session: ActiveSession | null;
+  actor: AuditActor | null;
+  body: B;
+  query: Q;
+  /** Files of a multipart body. */
+  files?: UploadedFile[];
+  services: Services;
+}
+
+export interface HandlerResult {
+  message: string;
+  data?: unknown;
+  total?: number;
+}
+
+export interface ApiRoute<B extends ZodType = ZodType, Q extends ZodType = ZodType> {
+  method: 'GET' | 'POST';
+  path: string;
+  summary: string;
+  tag: string;
+  access: Access;
+  body?: B;
+  query?: Q;
+  /** Multipart bodies are parsed by the handler itself (files). */
+  multipart?: boolean;
+  /** Returns the envelope's message and data, or nothing when it wrote the reply itself. */
+  handler(ctx: RouteContext<z.output<B>, z.output<Q>>): Promise<HandlerResult | undefined>;
+}
+
+export const defineRoute = <B extends ZodType = ZodType, Q extends ZodType = ZodType>(r: ApiRoute<B, Q>) =>
+  r as unknown as ApiRoute;
+
+export const API_PREFIX = '/api';
+
+export function sessionCookieName(secure: boolean) {
+  return secure ? '__Host-sid' : 'sid';
+}
+
+function parseWith(schema: ZodType | undefined, value: unknown): unknown {
+  if (!schema) return value;
+  const parsed = schema.safeParse(value ?? {});
+  if (!parsed.success) throw new ApiError(400, 'Invalid input', zodFieldErrors(parsed.error));
+  return parsed.data;
+}
+
+export function registerApiRoutes(app: FastifyInstance, routes: readonly ApiRoute[], services: Services) {
+  const cookieName = sessionCookieName(services.config.COOKIE_SECURE);
+  const seen = new Set<string>();
+  for (const route of routes) {
+    const key = `${route.method} ${route.path}`;
+    if (seen.has(key)) throw new Error(`Route declared twice: ${key}`);
+    seen.add(key);
+    if (!route.access) throw new Error(`Route without access rule: ${key}`);
+    app.route({
+      method: route.method,
+      url: `${API_PREFIX}/${route.path}`,
+      handler: async (req, reply) => {
+        let session: ActiveSession | null = null;
+        const sid = req.cookies?.[cookieName];
+        if (sid) session = (await resolveSession(services.db, sid, services.sessionPolicy)) ?? null;
+        if (!session && route.access.kind !== 'public') {
+          if (sid) reply.clearCookie(cookieName, { path: '/' });
+          throw new ApiError(401, 'Not signed in');
+        }
+        if (!allows(route.access, session?.permissions ?? null)) {
+          throw new ApiError(403, 'You do not have permission to do this');
+        }
+        const multipart = route.multipart && req.isMultipart() ? await readMultipart(req) : undefined;
+        const ctx: RouteContext = {
+          req,
+          reply,
+          session,
+          actor: session ? { userCode: session.userCode, username: session.username } : null,
+          body: parseWith(route.body, multipart ? multipart.fields : req.body),
+          files: multipart?.files,
+          query: parseWith(route.query, req.query),
+          services,
+        };
+        const result = await route.handler(ctx);
+        if (!result) return reply;
+        return reply.code(200).send({
+          statusCode: 200,
+          message: result.message,
+          data: result.data,
+          ...(result.total === undefined ? {} : { total: result.total }),
+        });
+      },
+    });
+  }
+}

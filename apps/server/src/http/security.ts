@@ -1,0 +1,72 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config/config.ts';
+import { API_PREFIX } from './routes.ts';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Pure: should a state-changing request be refused as cross-site? The browser says so through
+ * Sec-Fetch-Site, or an Origin that is neither ours nor on the allow-list.
+ */
+export function isCrossSite(
+  method: string,
+  headers: { origin?: string; host?: string; 'sec-fetch-site'?: string },
+  allowed: readonly string[],
+  protocol: string,
+): boolean {
+  if (SAFE_METHODS.has(method)) return false;
+  const origin = headers.origin;
+  if (origin && allowed.includes(origin)) return false;
+  const site = headers['sec-fetch-site'];
+  if (site === 'cross-site' || site === 'same-site') return true;
+  if (origin && origin !== 'null') {
+    return origin !== `${protocol}://${headers.host}`;
+  }
+  return origin === 'null';
+}
+
+export function registerSecurity(app: FastifyInstance, config: Config) {
+  app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
+    const origin = req.headers.origin;
+    if (origin && config.CORS_ORIGINS.includes(origin)) {
+      reply.header('Access-Control-Allow-Origin', origin);
+      reply.header('Access-Control-Allow-Credentials', 'true');
+      reply.header('Vary', 'Origin');
+      if (req.method === 'OPTIONS') {
+        reply.header('Access-Control-Allow-Methods', 'GET, POST');
+        reply.header('Access-Control-Allow-Headers', 'Content-Type');
+        reply.header('Access-Control-Max-Age', '600');
+        return reply.code(204).send();
+      }
+    }
+    if (
+      req.url.startsWith(`${API_PREFIX}/`) &&
+      isCrossSite(req.method, req.headers as Record<string, string>, config.CORS_ORIGINS, req.protocol)
+    ) {
+      return reply.code(403).send({ statusCode: 403, message: 'Cross-site request refused' });
+    }
+  });
+
+  app.addHook('onSend', async (req, reply, payload) => {
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('Referrer-Policy', 'no-referrer');
+    reply.header('X-Frame-Options', 'DENY');
+    reply.header('Cross-Origin-Opener-Policy', 'same-origin');
+    if (config.COOKIE_SECURE)
+      reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+    if (req.url.startsWith(`${API_PREFIX}/`)) {
+      if (!reply.hasHeader('Cache-Control')) reply.header('Cache-Control', 'no-store');
+      if (!req.url.startsWith(`${API_PREFIX}/docs`)) {
+        reply.header(
+          'Content-Security-Policy',
+          "default-src 'none'; frame-ancestors 'none'; base-uri 'none'",
+        );
+      }
+    }
+    return payload;
+  });
+}
+
+/** A per-response nonce for the HTML shell's CSP. */
+export const newNonce = () => randomBytes(16).toString('base64');

@@ -1,0 +1,38 @@
+import { buildApp } from './app.ts';
+import { bootstrap } from './bootstrap.ts';
+import { loadConfig } from './config/config.ts';
+import { openDatabase } from './db/client.ts';
+import { migrate } from './db/migrate.ts';
+import { loadDemoIfWanted } from './seed/demo-start.ts';
+import { makeServices } from './services.ts';
+
+const config = loadConfig();
+const handle = await openDatabase({
+  databaseUrl: config.DATABASE_URL,
+  dataDir: config.DATA_DIR,
+  poolSize: config.PG_POOL_SIZE,
+});
+await migrate(handle.db);
+const boot = await bootstrap(handle.db, config.ADMIN_PASSWORD);
+const app = await buildApp(makeServices(handle.db, config));
+if (boot.generatedPassword) {
+  app.log.warn(
+    `Created user 'admin' with the generated password: ${boot.generatedPassword} (shown once; set ADMIN_PASSWORD to choose it)`,
+  );
+}
+await loadDemoIfWanted(handle, config, boot.createdAdmin, app.log);
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  app.log.info(`${signal}: draining requests`);
+  // close() stops accepting connections and waits for in-flight requests before resolving.
+  await app.close();
+  await handle.close();
+  process.exit(0);
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));
+
+await app.listen({ port: config.PORT, host: config.HOST });

@@ -1,0 +1,69 @@
+import { PROFILE_PICTURE_MAX_PIXELS } from '@wfc/contract';
+import sharp from 'sharp';
+import { ApiError } from '../http/envelope.ts';
+import { API_PREFIX } from '../http/routes.ts';
+import type { UploadedFile } from '../resources/server-resource.ts';
+
+const FORMATS: Record<string, { extension: string; contentType: string }> = {
+  jpeg: { extension: 'jpg', contentType: 'image/jpeg' },
+  png: { extension: 'png', contentType: 'image/png' },
+  webp: { extension: 'webp', contentType: 'image/webp' },
+};
+
+export const THUMBNAIL_SIZE = 256;
+const TYPE_MESSAGE = 'File type must be jpg, jpeg, png or webp';
+
+export const thumbnailUrl = (profileCode: string, version: number) =>
+  `${API_PREFIX}/ProfilePicture/${encodeURIComponent(profileCode)}/thumbnail?v=${version}`;
+
+const fail = (message: string) => new ApiError(400, message, [{ field: 'profilePicture', message }]);
+
+/**
+ * The type is decided by the bytes (sharp's decoder), never by the name or the declared type.
+ * Re-encoding drops metadata and anything appended to the image (polyglots).
+ */
+export async function processPicture(file: UploadedFile) {
+  let format: string | undefined;
+  let width = 0;
+  let height = 0;
+  try {
+    const meta = await sharp(file.data, { limitInputPixels: PROFILE_PICTURE_MAX_PIXELS }).metadata();
+    format = meta.format;
+    width = meta.width ?? 0;
+    height = meta.height ?? 0;
+  } catch {
+    throw fail(TYPE_MESSAGE);
+  }
+  const kind = format ? FORMATS[format] : undefined;
+  if (!kind) throw fail(TYPE_MESSAGE);
+  if (width * height > PROFILE_PICTURE_MAX_PIXELS || width === 0 || height === 0) {
+    throw fail(`Image is too large: at most ${PROFILE_PICTURE_MAX_PIXELS / 1_000_000} megapixels`);
+  }
+  try {
+    const input = sharp(file.data, { limitInputPixels: PROFILE_PICTURE_MAX_PIXELS }).rotate();
+    const original = await input
+      .clone()
+      .resize({ width: 2048, height: 2048, fit: 'inside', withoutEnlargement: true })
+      .toFormat(format as keyof sharp.FormatEnum)
+      .toBuffer();
+    const thumbnail = await input
+      .clone()
+      .resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: 'cover' })
+      .webp({ quality: 80 })
+      .toBuffer();
+    const base =
+      (file.filename || 'picture')
+        .replace(/\.[^.]*$/, '')
+        .replace(/[^\w.-]+/g, '_')
+        .slice(0, 80) || 'picture';
+    return {
+      original,
+      thumbnail,
+      contentType: kind.contentType,
+      filename: `${base}.${kind.extension}`,
+      extension: kind.extension,
+    };
+  } catch {
+    throw fail('The image could not be read');
+  }
+}

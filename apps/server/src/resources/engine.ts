@@ -1,0 +1,308 @@
+import { codeRef, lookupPermissions } from '@wfc/contract';
+import { and, count, eq, type SQL, sql } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import { z } from 'zod';
+import { recordAudit } from '../audit/recorder.ts';
+import type { Executor } from '../db/client.ts';
+import { badRequest, conflict, notFound } from '../http/envelope.ts';
+import { registerUniqueMessage } from '../http/errors.ts';
+import { type ApiRoute, anyOf, defineRoute, type RouteContext } from '../http/routes.ts';
+import { newCode } from './codes.ts';
+import { lookupShape, prepareList, tableColumnNames, unpopulated } from './list-query.ts';
+import type { ServerResource, Shape, WriteContext } from './server-resource.ts';
+
+type Row = Record<string, unknown>;
+
+/** Dates leave as ISO strings; nested references whose code is null (left joins) become null. */
+function toRecord(row: Row): Row {
+  const out: Row = {};
+  for (const [k, v] of Object.entries(row)) {
+    if (v instanceof Date) out[k] = v.toISOString();
+    else if (v && typeof v === 'object' && !Array.isArray(v)) {
+      const nested = toRecord(v as Row);
+      out[k] = Object.values(nested).every((x) => x === null) ? null : nested;
+    } else out[k] = v;
+  }
+  return out;
+}
+
+interface FetchOptions {
+  shape?: Shape;
+  where?: SQL;
+  orderBy?: SQL[];
+  limit?: number;
+  offset?: number;
+  withTotal?: boolean;
+  /** false for the lookup view, whose two fields need no reshaping. */
+  present?: boolean;
+}
+
+/** One query for a page of records and, by a window count, the total that matches. */
+export async function fetchRecords(db: Executor, res: ServerResource, opts: FetchOptions) {
+  const shape = opts.shape ?? res.shape;
+  const fields = opts.withTotal ? { ...shape, __total: sql<number>`count(*) over()`.mapWith(Number) } : shape;
+  let q = db
+    .select(fields as Shape)
+    .from(res.table)
+    .$dynamic();
+  for (const j of res.joins ?? []) q = j.optional ? q.leftJoin(j.table, j.on) : q.innerJoin(j.table, j.on);
+  if (opts.where) q = q.where(opts.where);
+  if (opts.orderBy) q = q.orderBy(...opts.orderBy);
+  if (opts.limit !== undefined) q = q.limit(opts.limit);
+  if (opts.offset) q = q.offset(opts.offset);
+  const rows = (await q) as Row[];
+  let total = 0;
+  const records = rows.map((r) => {
+    const { __total, ...rest } = r;
+    total = Number(__total ?? 0);
+    const record = toRecord(rest);
+    return res.present && opts.present !== false ? res.present(record) : record;
+  });
+  return { records, total };
+}
+
+export async function fetchOne(db: Executor, res: ServerResource, code: string) {
+  const { records } = await fetchRecords(db, res, { where: eq(res.codeColumn, code), limit: 1 });
+  if (records[0] && res.attach) await res.attach(db, records);
+  return records[0];
+}
+
+async function countTotal(db: Executor, res: ServerResource, where?: SQL) {
+  let q = db.select({ n: count() }).from(res.table).$dynamic();
+  for (const j of res.joins ?? []) q = j.optional ? q.leftJoin(j.table, j.on) : q.innerJoin(j.table, j.on);
+  if (where) q = q.where(where);
+  const [r] = await q;
+  return Number(r?.n ?? 0);
+}
+
+/** List, with paging, sort, keyword, an optional parent filter and the lookup view for selectors. */
+export async function listRecords(res: ServerResource, ctx: RouteContext, filter?: SQL) {
+  const { query, orderBy, keyword } = prepareList(res, (ctx.req.query ?? {}) as Row);
+  const fullView = ctx.session!.permissions.has(res.def.permissions.view);
+  // Without VIEW, a form's selector may still read codes and names (DECISIONS.md section 3).
+  const shape = !fullView ? lookupShape(res) : query.populate ? res.shape : unpopulated(res.shape);
+  const where = and(filter, keyword);
+  const { records, total } = await fetchRecords(ctx.services.db, res, {
+    shape,
+    where,
+    orderBy,
+    limit: query.limit,
+    offset: (query.page - 1) * query.limit,
+    withTotal: true,
+    present: fullView,
+  });
+  if (fullView && query.populate && res.attach) await res.attach(ctx.services.db, records);
+  const knownTotal =
+    records.length > 0 ? total : query.page > 1 ? await countTotal(ctx.services.db, res, where) : 0;
+  return { message: res.def.messages.listed, data: records, total: knownTotal };
+}
+
+async function checkRefs(res: ServerResource, tx: Executor, input: Row) {
+  const errors: { field: string; message: string }[] = [];
+  for (const ref of res.refs ?? []) {
+    const value = input[ref.field];
+    if (value === null || value === undefined || value === '') continue;
+    const [hit] = await tx
+      .select({ one: sql`1` })
+      .from(ref.column.table)
+      .where(eq(ref.column, value as string))
+      .limit(1);
+    if (!hit) errors.push({ field: ref.field, message: `${ref.label} not found` });
+  }
+  if (errors.length) throw badRequest('Invalid input', errors);
+}
+
+async function defaultRow(res: ServerResource, input: Row) {
+  const cols = tableColumnNames(res);
+  return Object.fromEntries(Object.entries(input).filter(([k]) => cols.has(k) && k !== res.def.code));
+}
+
+function writeContext(ctx: RouteContext, tx: Executor): WriteContext {
+  return {
+    tx,
+    services: ctx.services,
+    actor: ctx.actor!,
+    sessionIdHash: ctx.session!.idHash,
+    upload: ctx.files?.[0],
+  };
+}
+
+async function createRecord(res: ServerResource, ctx: RouteContext<Row>) {
+  return ctx.services.db.transaction(async (tx) => {
+    const wctx = writeContext(ctx, tx);
+    await checkRefs(res, tx, ctx.body);
+    await res.validate?.(ctx.body, wctx);
+    const code = newCode(res.def.prefix);
+    const row = res.toRow ? await res.toRow(ctx.body, wctx) : await defaultRow(res, ctx.body);
+    await tx.insert(res.table).values({ ...row, [res.def.code]: code });
+    await res.afterWrite?.(code, ctx.body, wctx);
+    const after = await fetchOne(tx, res, code);
+    await recordAudit(tx, { action: 'CREATE', collection: res.def.listSegment, after, actor: ctx.actor });
+    return { message: res.def.messages.created, data: after };
+  });
+}
+
+async function updateRecord(res: ServerResource, ctx: RouteContext<Row>) {
+  const code = ctx.body[res.def.code] as string;
+  return ctx.services.db.transaction(async (tx) => {
+    const before = await fetchOne(tx, res, code);
+    if (!before) throw notFound(res.def.messages.notFound);
+    const wctx = writeContext(ctx, tx);
+    await checkRefs(res, tx, ctx.body);
+    await res.validate?.(ctx.body, wctx, before);
+    const row = res.toRow ? await res.toRow(ctx.body, wctx, before) : await defaultRow(res, ctx.body);
+    const set = res.updatedAtColumn ? { ...row, updatedAt: new Date() } : row;
+    if (Object.keys(set).length) await tx.update(res.table).set(set).where(eq(res.codeColumn, code));
+    await res.afterWrite?.(code, ctx.body, wctx, before);
+    const after = await fetchOne(tx, res, code);
+    await recordAudit(tx, {
+      action: 'UPDATE',
+      collection: res.def.listSegment,
+      before,
+      after,
+      actor: ctx.actor,
+    });
+    return { message: res.def.messages.updated, data: after };
+  });
+}
+
+async function deleteRecord(res: ServerResource, ctx: RouteContext<Row>) {
+  const code = ctx.body[res.def.code] as string;
+  return ctx.services.db.transaction(async (tx) => {
+    const before = await fetchOne(tx, res, code);
+    if (!before) throw notFound(res.def.messages.notFound);
+    const blockers: string[] = [];
+    for (const dep of res.dependents ?? []) {
+      const [r] = await tx.select({ n: count() }).from(dep.column.table).where(eq(dep.column, code));
+      const n = Number(r?.n ?? 0);
+      if (n > 0) blockers.push(`${n} ${dep.label}`);
+    }
+    if (blockers.length) {
+      throw conflict(
+        `Cannot delete this ${res.def.label.toLowerCase()}: it is still used by ${blockers.join(', ')}`,
+      );
+    }
+    await res.beforeDelete?.(before, writeContext(ctx, tx));
+    await tx.delete(res.table).where(eq(res.codeColumn, code));
+    await recordAudit(tx, { action: 'DELETE', collection: res.def.listSegment, before, actor: ctx.actor });
+    return { message: res.def.messages.deleted, data: before };
+  });
+}
+
+/** Every route one resource definition implies. */
+export function resourceRoutes(res: ServerResource): ApiRoute[] {
+  const { def } = res;
+  for (const u of res.unique ?? []) registerUniqueMessage(u.constraint, u.field, u.message);
+  const codeBody = (param: string, label: string) => z.object({ [param]: codeRef(label) });
+  const tag = def.plural;
+  const routes: ApiRoute[] = [
+    defineRoute({
+      method: 'GET',
+      path: def.endpoints.list,
+      summary: `List ${def.plural.toLowerCase()} (paged, sorted, filtered by keyword)`,
+      tag,
+      access: anyOf(def.permissions.view, ...lookupPermissions(def.key)),
+      handler: (ctx) => listRecords(res, ctx),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: def.endpoints.get,
+      summary: `One ${def.label.toLowerCase()} by ${def.code}`,
+      tag,
+      access: anyOf(def.permissions.view),
+      body: codeBody(def.code, def.code),
+      async handler(ctx) {
+        const record = await fetchOne(ctx.services.db, res, ctx.body[def.code] as string);
+        if (!record) throw notFound(def.messages.notFound);
+        return { message: def.messages.fetched, data: record };
+      },
+    }),
+  ];
+  for (const sub of res.subLists ?? []) {
+    routes.push(
+      defineRoute({
+        method: 'POST',
+        path: sub.endpoint,
+        summary: `List ${def.plural.toLowerCase()} of one ${sub.param.replace(/Code$/, '')}`,
+        tag,
+        access: anyOf(def.permissions.view, ...lookupPermissions(def.key)),
+        body: codeBody(sub.param, sub.param),
+        async handler(ctx) {
+          const parentCode = ctx.body[sub.param] as string;
+          const [hit] = await ctx.services.db
+            .select({ one: sql`1` })
+            .from(sub.parent.column.table)
+            .where(eq(sub.parent.column, parentCode))
+            .limit(1);
+          if (!hit) throw notFound(sub.parent.notFound);
+          return listRecords(res, ctx, sub.where(parentCode));
+        },
+      }),
+    );
+  }
+  for (const g of res.getters ?? []) {
+    routes.push(
+      defineRoute({
+        method: 'POST',
+        path: g.endpoint,
+        summary: `One ${def.label.toLowerCase()} by ${g.param}`,
+        tag,
+        access: anyOf(def.permissions.view),
+        body: codeBody(g.param, g.param),
+        async handler(ctx) {
+          const { records } = await fetchRecords(ctx.services.db, res, {
+            where: eq(g.column as PgColumn, ctx.body[g.param] as string),
+            limit: 1,
+          });
+          if (!records[0]) throw notFound(def.messages.notFound);
+          if (res.attach) await res.attach(ctx.services.db, records);
+          return { message: def.messages.fetched, data: records[0] };
+        },
+      }),
+    );
+  }
+  const { create, update, delete: del } = def.endpoints;
+  const perms = def.permissions;
+  if (create && perms.create && def.createSchema) {
+    routes.push(
+      defineRoute({
+        method: 'POST',
+        path: create,
+        summary: `Create a ${def.label.toLowerCase()}`,
+        tag,
+        access: anyOf(perms.create),
+        body: def.createSchema,
+        multipart: res.multipart,
+        handler: (ctx) => createRecord(res, ctx as RouteContext<Row>),
+      }),
+    );
+  }
+  if (update && perms.update && def.updateSchema) {
+    routes.push(
+      defineRoute({
+        method: 'POST',
+        path: update,
+        summary: `Update a ${def.label.toLowerCase()}`,
+        tag,
+        access: anyOf(perms.update),
+        body: def.updateSchema,
+        multipart: res.multipart,
+        handler: (ctx) => updateRecord(res, ctx as RouteContext<Row>),
+      }),
+    );
+  }
+  if (del && perms.delete) {
+    routes.push(
+      defineRoute({
+        method: 'POST',
+        path: del,
+        summary: `Delete a ${def.label.toLowerCase()}`,
+        tag,
+        access: anyOf(perms.delete),
+        body: codeBody(def.code, def.code),
+        handler: (ctx) => deleteRecord(res, ctx as RouteContext<Row>),
+      }),
+    );
+  }
+  return routes;
+}

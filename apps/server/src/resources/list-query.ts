@@ -1,0 +1,78 @@
+import { type ListQuery, normaliseListQuery } from '@wfc/contract';
+import { asc, desc, getTableColumns, is, SQL, sql } from 'drizzle-orm';
+import { PgColumn } from 'drizzle-orm/pg-core';
+import { ApiError } from '../http/envelope.ts';
+import type { ServerResource, Shape, ShapeValue } from './server-resource.ts';
+
+export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** Resolves a dotted path ('country.name') in a shape to its column. */
+export function shapeColumn(shape: Shape, path: string): ShapeValue | undefined {
+  const [head, tail] = path.split('.', 2);
+  const v = shape[head];
+  if (!v) return undefined;
+  if (tail === undefined) return isNested(v) ? undefined : v;
+  return isNested(v) ? v[tail] : undefined;
+}
+
+export function isNested(v: Shape[string]): v is Record<string, ShapeValue> {
+  return !is(v, PgColumn) && !is(v, SQL.Aliased) && !is(v, SQL);
+}
+
+/** `populate=false`: references are given as their codes only. */
+export function unpopulated(shape: Shape): Shape {
+  const out: Shape = {};
+  for (const [k, v] of Object.entries(shape)) {
+    out[k] = isNested(v) ? Object.fromEntries(Object.entries(v).filter(([key]) => key.endsWith('Code'))) : v;
+  }
+  return out;
+}
+
+export function lookupShape(res: ServerResource): Shape {
+  const name = shapeColumn(res.shape, res.def.nameField);
+  return { [res.def.code]: res.codeColumn, ...(name ? { [res.def.nameField]: name } : {}) };
+}
+
+export interface PreparedList {
+  query: ListQuery;
+  orderBy: SQL[];
+  keyword?: SQL;
+}
+
+/** Turns raw query parameters into an order and a keyword filter; unknown sort fields are a 400. */
+export function prepareList(
+  res: ServerResource,
+  raw: Record<string, unknown>,
+  defaults?: Partial<ListQuery>,
+): PreparedList {
+  const query = normaliseListQuery(raw, defaults);
+  const dir = query.sortValue === 'asc' ? asc : desc;
+  let orderBy: SQL[];
+  if (query.sortField === '_id') {
+    orderBy = [dir(res.idColumn)];
+  } else {
+    const col = res.def.sortFields.includes(query.sortField)
+      ? shapeColumn(res.shape, query.sortField)
+      : undefined;
+    if (!col) {
+      throw new ApiError(400, 'Invalid input', [
+        { field: 'sortField', message: `Cannot sort by '${query.sortField.slice(0, 50)}'` },
+      ]);
+    }
+    // The id breaks ties so that pages never overlap or skip rows.
+    orderBy = [dir(col as PgColumn), dir(res.idColumn)];
+  }
+  let keyword: SQL | undefined;
+  if (query.keyword) {
+    const pattern = `%${escapeLike(query.keyword)}%`;
+    const parts = res.search.map((p) => {
+      const col = shapeColumn(res.shape, p);
+      if (!col) throw new Error(`Unknown search path ${p}`);
+      return sql`${col} ilike ${pattern}`;
+    });
+    keyword = sql`(${sql.join(parts, sql` or `)})`;
+  }
+  return { query, orderBy, keyword };
+}
+
+export const tableColumnNames = (res: ServerResource) => new Set(Object.keys(getTableColumns(res.table)));

@@ -1,0 +1,100 @@
+import type { ResourceDef } from '@wfc/contract';
+import type { SQL } from 'drizzle-orm';
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { AuditActor } from '../audit/recorder.ts';
+import type { Executor } from '../db/client.ts';
+import type { Services } from '../services.ts';
+
+export type ShapeValue = AnyPgColumn | SQL.Aliased | SQL;
+/** A record's shape: flat columns, and one level of nested `{code, name}` objects from joins. */
+export type Shape = Record<string, ShapeValue | Record<string, ShapeValue>>;
+
+export interface Join {
+  table: PgTable;
+  on: SQL;
+  /** Inner joins for required references, left joins for optional ones. */
+  optional?: boolean;
+}
+
+/** A body field that names another record: it must exist, else a 400 on that field. */
+export interface RefCheck {
+  field: string;
+  column: AnyPgColumn;
+  label: string;
+}
+
+/** Records that refer to this one: a delete is refused while any exist. */
+export interface Dependent {
+  column: AnyPgColumn;
+  /** Plural noun, e.g. 'users'. */
+  label: string;
+}
+
+export interface UploadedFile {
+  fieldname: string;
+  filename: string;
+  mimetype: string;
+  data: Buffer;
+}
+
+export interface WriteContext {
+  tx: Executor;
+  /** The file of a multipart body, if one was sent. */
+  upload?: UploadedFile;
+  services: Services;
+  actor: AuditActor;
+  sessionIdHash: string;
+}
+
+/** Filters a list by a parent code (sub-lists such as a country's states). */
+export interface ParentFilter {
+  endpoint: string;
+  param: string;
+  parent: { column: AnyPgColumn; notFound: string };
+  where: (code: string) => SQL;
+}
+
+/** Looks one record up by another unique key (GetProfileByUserCode, ...). */
+export interface AltGetter {
+  endpoint: string;
+  param: string;
+  column: AnyPgColumn;
+}
+
+export interface ServerResource<Input = Record<string, unknown>> {
+  def: ResourceDef;
+  table: PgTable;
+  idColumn: AnyPgColumn;
+  codeColumn: AnyPgColumn;
+  updatedAtColumn?: AnyPgColumn;
+  shape: Shape;
+  joins?: Join[];
+  /** Create and update take multipart bodies (a file beside bracket-keyed fields). */
+  multipart?: boolean;
+  /** Reshapes a fetched record where the response nests deeper than the query can. */
+  present?(record: Record<string, unknown>): Record<string, unknown>;
+  /** Dotted paths into `shape` that the keyword matches. */
+  search: string[];
+  refs?: RefCheck[];
+  dependents?: Dependent[];
+  unique?: { constraint: string; field: string; message: string }[];
+  subLists?: ParentFilter[];
+  getters?: AltGetter[];
+  /** Table values for a validated body; by default the body's keys that are table columns. */
+  toRow?(
+    input: Input,
+    ctx: WriteContext,
+    existing?: Record<string, unknown>,
+  ): Promise<Record<string, unknown>>;
+  /** Extra checks beyond the schema and reference checks (throw ApiError). */
+  validate?(input: Input, ctx: WriteContext, existing?: Record<string, unknown>): Promise<void>;
+  afterWrite?(
+    code: string,
+    input: Input,
+    ctx: WriteContext,
+    existing?: Record<string, unknown>,
+  ): Promise<void>;
+  beforeDelete?(existing: Record<string, unknown>, ctx: WriteContext): Promise<void>;
+  /** Adds what one query cannot give (a role's permissions) to fetched records. */
+  attach?(db: Executor, records: Record<string, unknown>[]): Promise<void>;
+}

@@ -1,0 +1,7 @@
+export * from './envelope.ts';
+export * from './fields.ts';
+export * from './performance.ts';
+export * from './permissions.ts';
+export * from './query.ts';
+export * from './records.ts';
+export * from './resources/index.ts';
