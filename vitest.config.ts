@@ -6,6 +6,9 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
+    // The JSON report lets CI add up passes and failures across its database runs.
+    reporters: ['default', 'json'],
+    outputFile: { json: process.env.VITEST_JSON ?? 'test-results/vitest.json' },
     projects: [
       {
         test: {
