@@ -3,6 +3,8 @@ import { z } from 'zod';
 export const ROWS_PER_PAGE_OPTIONS = [10, 15, 20, 25, 30] as const;
 export const MAX_LIMIT = 100;
 export const SELECTOR_PAGE_SIZE = 100;
+/** Keeps the row offset, (page - 1) * limit, an exact integer that SQL accepts. */
+export const MAX_PAGE = Math.floor(Number.MAX_SAFE_INTEGER / MAX_LIMIT);
 
 export interface ListQuery {
   keyword: string;
@@ -44,7 +46,7 @@ export function normaliseListQuery(raw: Raw, defaults: Partial<ListQuery> = {}):
       ? 'asc'
       : 'desc'
     : (defaults.sortValue ?? 'desc');
-  const page = Math.max(1, int(q.page));
+  const page = Math.min(MAX_PAGE, Math.max(1, int(q.page)));
   const askedLimit = int(q.limit);
   const limit = askedLimit < 1 ? (defaults.limit ?? 10) : Math.min(MAX_LIMIT, askedLimit);
   return {
