@@ -1,15 +1,26 @@
 import type { ReactNode } from 'react';
-import { Navigate, useLocation } from 'react-router';
+import { Navigate } from 'react-router';
 import { useAuth, useCan } from './auth';
 
+/** Screens behind sign-in; a missing or expired session lands on the login route. */
 export function RequireAuth({ children }: { children: ReactNode }) {
   const { isAuthenticated } = useAuth();
-  const location = useLocation();
-  if (!isAuthenticated) return <Navigate to="/login" replace state={{ from: location }} />;
+  if (!isAuthenticated) return <Navigate to="/login" replace />;
   return <>{children}</>;
 }
 
-/** Mirrors the server's checks so a forbidden screen never flashes before its 403 arrives. */
+/** The login route is pointless once signed in, so it sends the user home. */
+export function RedirectIfAuthenticated({ children }: { children: ReactNode }) {
+  const { isAuthenticated } = useAuth();
+  if (isAuthenticated) return <Navigate to="/" replace />;
+  return <>{children}</>;
+}
+
+/**
+ * Mirrors the server's checks (DECISIONS.md section 3) so a forbidden screen never flashes
+ * before its 403 arrives. `replace` keeps the forbidden path out of history, so Go Back on the
+ * access-denied page returns to where the user came from.
+ */
 export function RequirePermission({
   anyOf,
   allOf,

@@ -1,0 +1,81 @@
+import { lazy } from 'react';
+import {
+  createBrowserRouter,
+  Navigate,
+  Outlet,
+  type PatchRoutesOnNavigationFunction,
+  type RouteObject,
+} from 'react-router';
+import { RedirectIfAuthenticated, RequireAuth, RequirePermission } from '../auth/guards';
+import { AppShell } from '../layout/AppShell';
+import { AccessDeniedPage } from '../pages/AccessDeniedPage';
+import { HomePage } from '../pages/HomePage';
+import { LoginPage } from '../pages/LoginPage';
+import { ModulesPage } from '../pages/ModulesPage';
+import { PageLoader } from '../ui/PageLoader';
+
+const PerformancePage = lazy(() => import('../performance/PerformancePage'));
+
+/** The route the registry screens are attached under once their chunk has loaded. */
+export const REGISTRY_ROUTE_ID = 'registry';
+
+/** Route paths of SPEC.md section 2; the registry screens are patched in below REGISTRY_ROUTE_ID. */
+export const appRoutes: RouteObject[] = [
+  {
+    id: 'root',
+    element: <AppShell />,
+    hydrateFallbackElement: <PageLoader />,
+    children: [
+      {
+        path: 'login',
+        element: (
+          <RedirectIfAuthenticated>
+            <LoginPage />
+          </RedirectIfAuthenticated>
+        ),
+      },
+      { path: 'access-denied', element: <AccessDeniedPage /> },
+      {
+        element: (
+          <RequireAuth>
+            <Outlet />
+          </RequireAuth>
+        ),
+        children: [
+          { index: true, element: <HomePage /> },
+          { id: REGISTRY_ROUTE_ID, path: 'registry', children: [{ index: true, element: <ModulesPage /> }] },
+          {
+            path: 'performance-snapshot',
+            element: (
+              <RequirePermission allOf={['VIEW_PERFORMANCES']}>
+                <PerformancePage />
+              </RequirePermission>
+            ),
+          },
+          { path: 'performance', element: <Navigate to="/performance-snapshot" replace /> },
+        ],
+      },
+      { path: '*', element: <Navigate to="/" replace /> },
+    ],
+  },
+];
+
+/**
+ * Loads the registry screens the first time a path below /registry/ is visited. Until then such
+ * a path only matches the catch-all, which makes the router ask here before sending it home.
+ * One patcher per router: each router keeps its own route tree.
+ */
+export function registryRoutePatcher(): PatchRoutesOnNavigationFunction {
+  let patched = false;
+  return async ({ path, patch }) => {
+    if (patched || !path.startsWith('/registry/')) return;
+    const { registryRoutes } = await import('../registry/routes');
+    if (patched) return;
+    patch(REGISTRY_ROUTE_ID, registryRoutes);
+    patched = true;
+  };
+}
+
+export function createAppRouter() {
+  return createBrowserRouter(appRoutes, { patchRoutesOnNavigation: registryRoutePatcher() });
+}

@@ -1,0 +1,97 @@
+import Box from '@mui/material/Box';
+import Container from '@mui/material/Container';
+import LinearProgress from '@mui/material/LinearProgress';
+import { useQueryClient } from '@tanstack/react-query';
+import { Suspense, useEffect } from 'react';
+import { Outlet, useLocation, useNavigate, useNavigation, useNavigationType } from 'react-router';
+import { onApiStatus } from '../api/client';
+import { documentTitle } from '../app/titles';
+import { useAuth } from '../auth/auth';
+import { PageLoader } from '../ui/PageLoader';
+import { Footer } from './Footer';
+import { Header } from './Header';
+import { scrollToHash } from './scroll';
+
+/** Any 403 from any call means the role lacks a permission: show the access-denied page. */
+function useForbiddenRedirect() {
+  const navigate = useNavigate();
+  useEffect(
+    () =>
+      onApiStatus((status) => {
+        if (status === 403) navigate('/access-denied', { replace: true });
+      }),
+    [navigate],
+  );
+}
+
+/** Cached answers belong to the user who fetched them; none may outlive a sign-out. */
+function useForgetDataOnSignOut() {
+  const { user } = useAuth();
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (!user) queryClient.clear();
+  }, [user, queryClient]);
+}
+
+function useScreenChrome() {
+  const location = useLocation();
+  const navigationType = useNavigationType();
+  useEffect(() => {
+    document.title = documentTitle(location.pathname);
+  }, [location.pathname]);
+  useEffect(() => {
+    // Back and forward keep the browser's own scroll restoration.
+    if (navigationType !== 'POP') scrollToHash(location.hash);
+  }, [location.hash, navigationType]);
+}
+
+function SkipLink() {
+  return (
+    <Box
+      component="a"
+      href="#main-content"
+      sx={{
+        position: 'absolute',
+        left: 16,
+        top: -64,
+        zIndex: (t) => t.zIndex.tooltip,
+        px: 2,
+        py: 1,
+        borderRadius: 1,
+        bgcolor: 'background.paper',
+        boxShadow: 3,
+        fontWeight: 600,
+        '&:focus': { top: 12 },
+      }}
+    >
+      Skip to main content
+    </Box>
+  );
+}
+
+export function AppShell() {
+  useForbiddenRedirect();
+  useForgetDataOnSignOut();
+  useScreenChrome();
+  const navigation = useNavigation();
+  return (
+    <Box sx={{ minHeight: '100dvh', display: 'flex', flexDirection: 'column' }}>
+      <SkipLink />
+      <Header />
+      {navigation.state === 'loading' && (
+        <LinearProgress
+          aria-label="Loading page"
+          sx={{ position: 'fixed', top: 0, left: 0, right: 0, zIndex: (t) => t.zIndex.appBar + 1 }}
+        />
+      )}
+      <Box component="main" id="main-content" tabIndex={-1} sx={{ flex: 1, outline: 'none' }}>
+        <Container maxWidth="xl" sx={{ py: { xs: 3, md: 5 } }}>
+          <Suspense fallback={<PageLoader />}>
+            <Outlet />
+          </Suspense>
+        </Container>
+      </Box>
+      <Footer />
+    </Box>
+  );
+}

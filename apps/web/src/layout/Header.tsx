@@ -1,0 +1,193 @@
+import CloseIcon from '@mui/icons-material/Close';
+import LogoutIcon from '@mui/icons-material/Logout';
+import MenuIcon from '@mui/icons-material/Menu';
+import AppBar from '@mui/material/AppBar';
+import Avatar from '@mui/material/Avatar';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Collapse from '@mui/material/Collapse';
+import Container from '@mui/material/Container';
+import Divider from '@mui/material/Divider';
+import IconButton from '@mui/material/IconButton';
+import { useTheme } from '@mui/material/styles';
+import Toolbar from '@mui/material/Toolbar';
+import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { useEffect, useState } from 'react';
+import { NavLink, useLocation } from 'react-router';
+import { useAuth } from '../auth/auth';
+import { useSignOut } from '../auth/useSignOut';
+import { BRAND_GREEN, BRAND_GREEN_TEXT } from '../theme';
+import { Spinner } from '../ui/Spinner';
+import { Logo } from './Logo';
+import { scrollToHash } from './scroll';
+
+export const MENU_ITEMS = [
+  { label: 'Registry', to: '/registry' },
+  { label: 'Performance Snapshot', to: '/performance-snapshot' },
+] as const;
+
+const MENU_ID = 'primary-menu';
+
+function MenuLinks({ vertical, onNavigate }: { vertical: boolean; onNavigate: () => void }) {
+  return (
+    <Box
+      component="ul"
+      sx={{
+        listStyle: 'none',
+        m: 0,
+        p: 0,
+        display: 'flex',
+        flexDirection: vertical ? 'column' : 'row',
+        gap: vertical ? 0.5 : 1,
+      }}
+    >
+      {MENU_ITEMS.map((item) => (
+        <li key={item.to}>
+          <Button
+            component={NavLink}
+            to={item.to}
+            onClick={onNavigate}
+            color="inherit"
+            fullWidth={vertical}
+            sx={{
+              justifyContent: vertical ? 'flex-start' : 'center',
+              px: 2,
+              py: 1,
+              color: 'text.primary',
+              position: 'relative',
+              '&.active': {
+                color: BRAND_GREEN_TEXT,
+                bgcolor: vertical ? 'rgba(0,151,70,0.08)' : 'transparent',
+              },
+              '&.active::after': vertical
+                ? undefined
+                : {
+                    content: '""',
+                    position: 'absolute',
+                    left: 16,
+                    right: 16,
+                    bottom: -13,
+                    height: 3,
+                    borderRadius: 3,
+                    bgcolor: BRAND_GREEN,
+                  },
+            }}
+          >
+            {item.label}
+          </Button>
+        </li>
+      ))}
+    </Box>
+  );
+}
+
+function SignOutButton({ fullWidth }: { fullWidth: boolean }) {
+  const { signOut, signingOut } = useSignOut();
+  return (
+    <Button
+      variant="outlined"
+      color="primary"
+      onClick={() => void signOut()}
+      disabled={signingOut}
+      fullWidth={fullWidth}
+      startIcon={signingOut ? <Spinner label="Signing out" /> : <LogoutIcon />}
+    >
+      {signingOut ? 'Signing out' : 'Sign Out'}
+    </Button>
+  );
+}
+
+function UserBadge() {
+  const { user } = useAuth();
+  if (!user) return null;
+  return (
+    <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0 }}>
+      <Avatar
+        aria-hidden="true"
+        sx={{ width: 32, height: 32, bgcolor: 'rgba(0,151,70,0.12)', color: BRAND_GREEN_TEXT, fontSize: 15 }}
+      >
+        {user.username.slice(0, 1).toUpperCase()}
+      </Avatar>
+      <Box sx={{ minWidth: 0, lineHeight: 1.2 }}>
+        <Typography variant="body2" sx={{ fontWeight: 600 }} noWrap>
+          {user.username}
+        </Typography>
+        {user.role && (
+          <Typography variant="caption" color="text.secondary" noWrap component="p">
+            {user.role.roleName}
+          </Typography>
+        )}
+      </Box>
+    </Box>
+  );
+}
+
+export function Header() {
+  const { isAuthenticated } = useAuth();
+  const theme = useTheme();
+  const wide = useMediaQuery(theme.breakpoints.up('lg'), { noSsr: true });
+  const [open, setOpen] = useState(false);
+  const location = useLocation();
+
+  // The collapsed menu closes once the user has gone somewhere.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every navigation by design.
+  useEffect(() => setOpen(false), [location.key]);
+
+  // Following a header link to the page already shown changes nothing in the URL, so the
+  // scroll (to the hash target or the top) is also triggered by the click itself.
+  const onNavigate = () => {
+    setOpen(false);
+    requestAnimationFrame(() => scrollToHash(window.location.hash));
+  };
+
+  return (
+    <AppBar
+      position="sticky"
+      color="inherit"
+      sx={{ borderBottom: 1, borderColor: 'divider', bgcolor: 'rgba(255,255,255,0.96)' }}
+    >
+      <Container maxWidth="xl">
+        <Toolbar disableGutters sx={{ minHeight: { xs: 64 }, gap: 3 }}>
+          <Logo onNavigate={onNavigate} />
+          {isAuthenticated && wide && (
+            <>
+              <Box component="nav" aria-label="Main" sx={{ flexGrow: 1 }}>
+                <MenuLinks vertical={false} onNavigate={onNavigate} />
+              </Box>
+              <UserBadge />
+              <SignOutButton fullWidth={false} />
+            </>
+          )}
+          {isAuthenticated && !wide && (
+            <>
+              <Box sx={{ flexGrow: 1 }} />
+              <IconButton
+                edge="end"
+                aria-label={open ? 'Close menu' : 'Open menu'}
+                aria-expanded={open}
+                aria-controls={MENU_ID}
+                onClick={() => setOpen((v) => !v)}
+              >
+                {open ? <CloseIcon /> : <MenuIcon />}
+              </IconButton>
+            </>
+          )}
+        </Toolbar>
+        {isAuthenticated && !wide && (
+          <Collapse in={open} id={MENU_ID} unmountOnExit>
+            <Box sx={{ pb: 2, display: 'flex', flexDirection: 'column', gap: 1.5 }}>
+              <Divider />
+              <Box component="nav" aria-label="Main">
+                <MenuLinks vertical onNavigate={onNavigate} />
+              </Box>
+              <Divider />
+              <UserBadge />
+              <SignOutButton fullWidth />
+            </Box>
+          </Collapse>
+        )}
+      </Container>
+    </AppBar>
+  );
+}

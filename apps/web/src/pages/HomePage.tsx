@@ -1,0 +1,114 @@
+import AppsIcon from '@mui/icons-material/Apps';
+import ArrowForwardIcon from '@mui/icons-material/ArrowForward';
+import InsightsIcon from '@mui/icons-material/Insights';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Card from '@mui/material/Card';
+import CardActionArea from '@mui/material/CardActionArea';
+import Typography from '@mui/material/Typography';
+import type { ReactNode } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { useAuth, useCan } from '../auth/auth';
+import { BRAND_GREEN, BRAND_GREEN_TEXT } from '../theme';
+import { PageHeading } from '../ui/PageHeading';
+import { useVisibleModules } from './ModulesPage';
+
+function Destination({
+  to,
+  icon,
+  title,
+  description,
+}: {
+  to: string;
+  icon: ReactNode;
+  title: string;
+  description: string;
+}) {
+  return (
+    <Card
+      component="li"
+      sx={{
+        listStyle: 'none',
+        '&:hover': { borderColor: BRAND_GREEN, boxShadow: '0 8px 24px rgba(0,151,70,0.12)' },
+      }}
+    >
+      <CardActionArea
+        component={RouterLink}
+        to={to}
+        sx={{ p: { xs: 2.5, md: 3.5 }, height: '100%', display: 'flex', alignItems: 'flex-start', gap: 2.5 }}
+      >
+        <Box
+          aria-hidden="true"
+          sx={{
+            flexShrink: 0,
+            width: 56,
+            height: 56,
+            borderRadius: 2.5,
+            display: 'grid',
+            placeItems: 'center',
+            bgcolor: BRAND_GREEN_TEXT,
+            color: '#fff',
+          }}
+        >
+          {icon}
+        </Box>
+        <Box sx={{ flex: 1, minWidth: 0 }}>
+          <Typography component="h2" variant="h3" sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+            {title}
+            <ArrowForwardIcon fontSize="small" aria-hidden="true" sx={{ color: 'text.secondary' }} />
+          </Typography>
+          <Typography color="text.secondary" sx={{ mt: 0.75 }}>
+            {description}
+          </Typography>
+        </Box>
+      </CardActionArea>
+    </Card>
+  );
+}
+
+export function HomePage() {
+  const { user } = useAuth();
+  const can = useCan();
+  const modules = useVisibleModules();
+  const canSeePerformance = can('VIEW_PERFORMANCES');
+  const moduleCount = `${modules.length} ${modules.length === 1 ? 'module' : 'modules'} available to you`;
+
+  return (
+    <>
+      <PageHeading
+        title={`Welcome, ${user?.username ?? ''}`}
+        subtitle={
+          user?.role ? `Signed in with the ${user.role.roleName} role.` : 'Pick up where you left off below.'
+        }
+      />
+      {modules.length === 0 && !canSeePerformance ? (
+        <Alert severity="info">
+          Your role does not give access to any module yet. Please reach out to the system administrator.
+        </Alert>
+      ) : (
+        <Box
+          component="ul"
+          aria-label="Sections"
+          sx={{ p: 0, m: 0, display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}
+        >
+          {modules.length > 0 && (
+            <Destination
+              to="/registry"
+              icon={<AppsIcon fontSize="large" />}
+              title="Registry"
+              description={`Reference data, access control and people records: ${moduleCount}.`}
+            />
+          )}
+          {canSeePerformance && (
+            <Destination
+              to="/performance-snapshot"
+              icon={<InsightsIcon fontSize="large" />}
+              title="Performance Snapshot"
+              description="Daily skill scores per employee with daily, monthly and yearly averages."
+            />
+          )}
+        </Box>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,127 @@
+import PersonIcon from '@mui/icons-material/Person';
+import Visibility from '@mui/icons-material/Visibility';
+import VisibilityOff from '@mui/icons-material/VisibilityOff';
+import Avatar from '@mui/material/Avatar';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import IconButton from '@mui/material/IconButton';
+import InputAdornment from '@mui/material/InputAdornment';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { DEFAULT_UNEXPECTED_MESSAGE, type SessionUser } from '@wfc/contract';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import { ApiFetchError, api } from '../api/client';
+import { useAuth } from '../auth/auth';
+import { BRAND_GREEN } from '../theme';
+import { notify } from '../ui/notify';
+
+export const LOGIN_SUCCESS = 'Logged in successfully';
+export const LOGIN_FAILURE = 'Failed to login';
+
+interface LoginForm {
+  username: string;
+  password: string;
+}
+
+export function LoginPage() {
+  const { setUser } = useAuth();
+  const navigate = useNavigate();
+  const [showPassword, setShowPassword] = useState(false);
+  // No client-side validation on login (SPEC.md section 5): the server has the only say.
+  const {
+    register,
+    handleSubmit,
+    formState: { isSubmitting },
+  } = useForm<LoginForm>({ defaultValues: { username: '', password: '' } });
+
+  const onSubmit = async (values: LoginForm) => {
+    try {
+      const env = await api.post<SessionUser>('login', { ...values });
+      if (env.statusCode === 200 && env.data) {
+        setUser(env.data);
+        notify.success(env.message || LOGIN_SUCCESS);
+        navigate('/', { replace: true });
+        return;
+      }
+      console.error('Login failed', env.message);
+      notify.error(env.message || LOGIN_FAILURE);
+    } catch (err) {
+      console.error('Login failed', err);
+      notify.error(err instanceof ApiFetchError ? err.message : DEFAULT_UNEXPECTED_MESSAGE);
+    }
+  };
+
+  return (
+    <Box sx={{ display: 'flex', justifyContent: 'center', alignItems: 'center', minHeight: { md: '60vh' } }}>
+      <Card sx={{ width: '100%', maxWidth: 420, boxShadow: '0 12px 40px rgba(23,33,43,0.08)' }}>
+        <CardContent sx={{ p: { xs: 3, sm: 5 } }}>
+          <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', mb: 3 }}>
+            <Avatar sx={{ bgcolor: BRAND_GREEN, width: 56, height: 56, mb: 1.5 }}>
+              <PersonIcon fontSize="large" aria-hidden="true" />
+            </Avatar>
+            <Typography variant="h1" sx={{ fontSize: '1.75rem' }}>
+              Login
+            </Typography>
+            <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
+              Sign in to continue to the console
+            </Typography>
+          </Box>
+          <Box
+            component="form"
+            noValidate
+            onSubmit={handleSubmit(onSubmit)}
+            sx={{ display: 'flex', flexDirection: 'column', gap: 2.5 }}
+          >
+            <TextField
+              {...register('username')}
+              id="login-username"
+              label="Username"
+              placeholder="Enter username"
+              autoComplete="username"
+              autoFocus
+              fullWidth
+            />
+            <TextField
+              {...register('password')}
+              id="login-password"
+              label="Password"
+              placeholder="Password"
+              type={showPassword ? 'text' : 'password'}
+              autoComplete="current-password"
+              fullWidth
+              slotProps={{
+                input: {
+                  endAdornment: (
+                    <InputAdornment position="end">
+                      <IconButton
+                        aria-label={showPassword ? 'Hide password' : 'Show password'}
+                        onClick={() => setShowPassword((v) => !v)}
+                        edge="end"
+                      >
+                        {showPassword ? <VisibilityOff /> : <Visibility />}
+                      </IconButton>
+                    </InputAdornment>
+                  ),
+                },
+              }}
+            />
+            <Button
+              type="submit"
+              variant="contained"
+              size="large"
+              fullWidth
+              disabled={isSubmitting}
+              sx={{ py: 1.25 }}
+            >
+              {isSubmitting ? 'Logging in...' : 'Login'}
+            </Button>
+          </Box>
+        </CardContent>
+      </Card>
+    </Box>
+  );
+}
