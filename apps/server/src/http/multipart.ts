@@ -1,7 +1,7 @@
 import { PROFILE_PICTURE_MAX_BYTES } from '@wfc/contract';
 import type { FastifyRequest } from 'fastify';
 import type { UploadedFile } from '../resources/server-resource.ts';
-import { parseBracketBody } from './body.ts';
+import { assertSafeInput, parseBracketBody } from './body.ts';
 import { ApiError } from './envelope.ts';
 
 export const MULTIPART_LIMITS = {
@@ -37,5 +37,7 @@ export async function readMultipart(req: FastifyRequest) {
       throw new ApiError(413, 'Too many form fields');
     throw new ApiError(400, 'Malformed multipart body');
   }
-  return { fields: parseBracketBody(pairs.toString()), files };
+  const fields = parseBracketBody(pairs.toString());
+  assertSafeInput(fields);
+  return { fields, files };
 }

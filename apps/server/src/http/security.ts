@@ -4,18 +4,24 @@ import type { Config } from '../config/config.ts';
 import { API_PREFIX } from './routes.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Sign-out is a GET (SPEC.md section 7) yet ends the session: a foreign page must not trigger it. */
+const STATE_CHANGING_GETS = new Set([`${API_PREFIX}/logout`]);
+
+/** Pure: does this request change state, so that a cross-site origin must be refused? */
+export const changesState = (method: string, path: string) =>
+  !SAFE_METHODS.has(method) || STATE_CHANGING_GETS.has(path);
 
 /**
  * Pure: should a state-changing request be refused as cross-site? The browser says so through
  * Sec-Fetch-Site, or an Origin that is neither ours nor on the allow-list.
  */
 export function isCrossSite(
-  method: string,
+  changes: boolean,
   headers: { origin?: string; host?: string; 'sec-fetch-site'?: string },
   allowed: readonly string[],
   protocol: string,
 ): boolean {
-  if (SAFE_METHODS.has(method)) return false;
+  if (!changes) return false;
   const origin = headers.origin;
   if (origin && allowed.includes(origin)) return false;
   const site = headers['sec-fetch-site'];
@@ -25,6 +31,17 @@ export function isCrossSite(
   }
   return origin === 'null';
 }
+
+/** Swagger UI loads its own scripts and styles and sets inline style attributes. */
+const DOCS_CSP = [
+  "default-src 'self'",
+  "img-src 'self' data:",
+  "style-src 'self' 'unsafe-inline'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
 
 export function registerSecurity(app: FastifyInstance, config: Config) {
   app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
@@ -42,7 +59,12 @@ export function registerSecurity(app: FastifyInstance, config: Config) {
     }
     if (
       req.url.startsWith(`${API_PREFIX}/`) &&
-      isCrossSite(req.method, req.headers as Record<string, string>, config.CORS_ORIGINS, req.protocol)
+      isCrossSite(
+        changesState(req.method, req.url.split('?')[0]),
+        req.headers as Record<string, string>,
+        config.CORS_ORIGINS,
+        req.protocol,
+      )
     ) {
       return reply.code(403).send({ statusCode: 403, message: 'Cross-site request refused' });
     }
@@ -57,12 +79,12 @@ export function registerSecurity(app: FastifyInstance, config: Config) {
       reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
     if (req.url.startsWith(`${API_PREFIX}/`)) {
       if (!reply.hasHeader('Cache-Control')) reply.header('Cache-Control', 'no-store');
-      if (!req.url.startsWith(`${API_PREFIX}/docs`)) {
-        reply.header(
-          'Content-Security-Policy',
-          "default-src 'none'; frame-ancestors 'none'; base-uri 'none'",
-        );
-      }
+      reply.header(
+        'Content-Security-Policy',
+        req.url.startsWith(`${API_PREFIX}/docs`)
+          ? DOCS_CSP
+          : "default-src 'none'; frame-ancestors 'none'; base-uri 'none'",
+      );
     }
     return payload;
   });

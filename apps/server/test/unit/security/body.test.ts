@@ -1,0 +1,135 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { findUnsafeInput, MAX_INPUT_DEPTH, parseBracketBody } from '../../../src/http/body.ts';
+import { formEncode } from '../../support/app.ts';
+
+/** Keys as forms use them: never numeric (qs reads those as array indexes) nor bracketed. */
+const key = fc.stringMatching(/^[a-zA-Z][a-zA-Z0-9_]{0,9}$/);
+/** Any text a user could type, including `&`, `=`, `[`, `%` and non-Latin scripts. */
+const text = fc.string({ unit: 'grapheme', maxLength: 30 });
+
+/** Nested values as the forms send them: objects and arrays down to the parser's depth limit. */
+const { tree } = fc.letrec<{ tree: unknown; node: unknown }>((tie) => ({
+  tree: fc.dictionary(key, tie('node'), { minKeys: 1, maxKeys: 5 }),
+  node: fc.oneof(
+    { depthSize: 'small', maxDepth: 4 },
+    text,
+    fc.array(text, { minLength: 1, maxLength: 5 }),
+    fc.dictionary(key, tie('node'), { minKeys: 1, maxKeys: 4 }),
+    fc.array(fc.dictionary(key, text, { minKeys: 1, maxKeys: 3 }), { minLength: 1, maxLength: 3 }),
+  ),
+}));
+
+const plain = (v: unknown) => JSON.parse(JSON.stringify(v));
+
+describe('bracket body parsing', () => {
+  it('reads back exactly what the browser encoded', () => {
+    fc.assert(
+      fc.property(tree, (body) => {
+        const parsed = parseBracketBody(formEncode(body as Record<string, unknown>));
+        expect(plain(parsed)).toEqual(body);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('reads the shapes the forms send', () => {
+    expect(plain(parseBracketBody('rolePermissions%5B0%5D=PERM-A&rolePermissions%5B1%5D=PERM-B'))).toEqual({
+      rolePermissions: ['PERM-A', 'PERM-B'],
+    });
+    expect(plain(parseBracketBody('address[countryCode]=C1&notification[email]=true&name=a+b'))).toEqual({
+      address: { countryCode: 'C1' },
+      notification: { email: 'true' },
+      name: 'a b',
+    });
+  });
+
+  it('never lets a key reach a prototype, whatever the input', () => {
+    const hostileKey = fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty');
+    const hostile = fc
+      .array(
+        fc.tuple(
+          fc.array(fc.oneof(hostileKey, key), { minLength: 1, maxLength: 4 }),
+          fc.string({ maxLength: 5 }),
+        ),
+        { maxLength: 6 },
+      )
+      .map((pairs) =>
+        pairs
+          .map(([path, v]) => `${path[0]}${path.slice(1).map((p) => `[${p}]`)}=${encodeURIComponent(v)}`)
+          .join('&'),
+      );
+    fc.assert(
+      fc.property(hostile, (body) => {
+        let parsed: Record<string, unknown> = {};
+        try {
+          parsed = parseBracketBody(body);
+        } catch {
+          return;
+        }
+        expect(Object.getPrototypeOf(parsed)).toBeNull();
+        expect(Object.hasOwn(parsed, '__proto__')).toBe(false);
+        expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+        expect(Object.prototype.toString.call({})).toBe('[object Object]');
+      }),
+      { numRuns: 1000 },
+    );
+    parseBracketBody('__proto__[polluted]=1&constructor[prototype][polluted]=1&a[__proto__][polluted]=1');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('refuses nesting beyond its depth instead of flattening it silently', () => {
+    expect(() => parseBracketBody('a[b][c][d][e][f]=1')).not.toThrow();
+    expect(() => parseBracketBody('a[b][c][d][e][f][g]=1')).toThrow();
+  });
+
+  it('keeps the first of duplicated parameters', () => {
+    expect(parseBracketBody('genderName=first&genderName=second').genderName).toBe('first');
+  });
+
+  it('refuses percent-escapes that are not UTF-8, and never yields malformed text', () => {
+    for (const bad of ['a=%', 'a=%FF', 'a=%E2%82', 'a=%ED%A0%80', '%C0%AF=1', 'a=%zz']) {
+      expect(() => parseBracketBody(bad), bad).toThrow();
+    }
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 60 }), (raw) => {
+        let parsed: Record<string, unknown>;
+        try {
+          parsed = parseBracketBody(raw);
+        } catch {
+          return;
+        }
+        const problem = findUnsafeInput(parsed);
+        // NUL is valid UTF-8 and is refused later; anything else must come out well-formed.
+        if (problem) expect(JSON.stringify(parsed)).toContain('\\u0000');
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe('findUnsafeInput', () => {
+  it('accepts ordinary text in every script', () => {
+    expect(findUnsafeInput({ name: 'Zoë 李 😀', list: ['a', { b: 'ç' }] })).toBeUndefined();
+  });
+
+  it('names the field holding NUL or half a surrogate pair', () => {
+    expect(findUnsafeInput({ a: { b: 'x\u0000' } })).toEqual({
+      field: 'a.b',
+      message: 'Contains characters that are not allowed',
+    });
+    expect(findUnsafeInput({ list: ['ok', 'bad\uD800'] })?.field).toBe('list.1');
+    expect(findUnsafeInput({ s: '\uDC00x' })?.field).toBe('s');
+    expect(findUnsafeInput({ 'k\u0000': 'v' })).toBeDefined();
+    expect(findUnsafeInput('\u0000')?.field).toBe('_');
+  });
+
+  it('refuses nesting deeper than any form, without recursing', () => {
+    let deep: unknown = 'x';
+    for (let i = 0; i < 200_000; i++) deep = [deep];
+    expect(findUnsafeInput(deep)).toEqual({ field: expect.any(String), message: 'Nested too deeply' });
+    let ok: unknown = 'x';
+    for (let i = 0; i < MAX_INPUT_DEPTH; i++) ok = { a: ok };
+    expect(findUnsafeInput(ok)).toBeUndefined();
+  });
+});
