@@ -76,12 +76,15 @@ export const optionalUrl = (label: string) =>
 
 /** Form bodies carry booleans as the strings 'true' / 'false'. */
 export const formBoolean = z
-  .union([z.boolean(), z.enum(['true', 'false', 'on', '']), z.undefined()])
+  .union([z.boolean(), z.enum(['true', 'false', 'on', ''])])
+  .optional()
   .transform((v) => v === true || v === 'true' || v === 'on');
 
 /** Forms send an empty list as nothing at all; a single value may arrive as a string. */
 export const codeList = (label: string, max = 500) =>
   z
-    .union([z.array(z.string()), z.string(), z.undefined()])
+    .union([z.array(z.string()), z.string()])
+    // An absent key is only optional in an object when the schema itself is `.optional()`.
+    .optional()
     .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : v === '' ? [] : [v]))
     .pipe(z.array(z.string().trim().min(1).max(64)).max(max, `${label} may hold at most ${max} entries`));

@@ -8,20 +8,26 @@ import { badRequest, conflict, notFound } from '../http/envelope.ts';
 import { registerUniqueMessage } from '../http/errors.ts';
 import { type ApiRoute, anyOf, defineRoute, type RouteContext } from '../http/routes.ts';
 import { newCode } from './codes.ts';
-import { lookupShape, prepareList, tableColumnNames, unpopulated } from './list-query.ts';
-import type { ServerResource, Shape, WriteContext } from './server-resource.ts';
+import { isNested, lookupShape, prepareList, tableColumnNames, unpopulated } from './list-query.ts';
+import type { Dependent, ServerResource, Shape, WriteContext } from './server-resource.ts';
 
 type Row = Record<string, unknown>;
 
-/** Dates leave as ISO strings; nested references whose code is null (left joins) become null. */
-function toRecord(row: Row): Row {
+const plain = (v: unknown) => (v instanceof Date ? v.toISOString() : v);
+
+/**
+ * Dates leave as ISO strings; a joined reference whose fields are all null (an empty left join)
+ * becomes null. Only the shape's nested groups are touched: JSON columns (an audit's before and
+ * after) are returned exactly as stored.
+ */
+export function toRecord(row: Row, shape: Shape): Row {
   const out: Row = {};
   for (const [k, v] of Object.entries(row)) {
-    if (v instanceof Date) out[k] = v.toISOString();
-    else if (v && typeof v === 'object' && !Array.isArray(v)) {
-      const nested = toRecord(v as Row);
+    const column = shape[k];
+    if (column && isNested(column) && v && typeof v === 'object') {
+      const nested = Object.fromEntries(Object.entries(v).map(([nk, nv]) => [nk, plain(nv)]));
       out[k] = Object.values(nested).every((x) => x === null) ? null : nested;
-    } else out[k] = v;
+    } else out[k] = plain(v);
   }
   return out;
 }
@@ -55,7 +61,7 @@ export async function fetchRecords(db: Executor, res: ServerResource, opts: Fetc
   const records = rows.map((r) => {
     const { __total, ...rest } = r;
     total = Number(__total ?? 0);
-    const record = toRecord(rest);
+    const record = toRecord(rest, shape);
     return res.present && opts.present !== false ? res.present(record) : record;
   });
   return { records, total };
@@ -63,7 +69,7 @@ export async function fetchRecords(db: Executor, res: ServerResource, opts: Fetc
 
 export async function fetchOne(db: Executor, res: ServerResource, code: string) {
   const { records } = await fetchRecords(db, res, { where: eq(res.codeColumn, code), limit: 1 });
-  if (records[0] && res.attach) await res.attach(db, records);
+  if (records[0] && res.attach) await res.attach(db, records, { populate: true });
   return records[0];
 }
 
@@ -77,9 +83,11 @@ async function countTotal(db: Executor, res: ServerResource, where?: SQL) {
 
 /** List, with paging, sort, keyword, an optional parent filter and the lookup view for selectors. */
 export async function listRecords(res: ServerResource, ctx: RouteContext, filter?: SQL) {
-  const { query, orderBy, keyword } = prepareList(res, (ctx.req.query ?? {}) as Row);
   const fullView = ctx.session!.permissions.has(res.def.permissions.view);
   // Without VIEW, a form's selector may still read codes and names (DECISIONS.md section 3).
+  const { query, orderBy, keyword } = prepareList(res, (ctx.req.query ?? {}) as Row, {
+    lookup: !fullView,
+  });
   const shape = !fullView ? lookupShape(res) : query.populate ? res.shape : unpopulated(res.shape);
   const where = and(filter, keyword);
   const { records, total } = await fetchRecords(ctx.services.db, res, {
@@ -91,7 +99,7 @@ export async function listRecords(res: ServerResource, ctx: RouteContext, filter
     withTotal: true,
     present: fullView,
   });
-  if (fullView && query.populate && res.attach) await res.attach(ctx.services.db, records);
+  if (fullView && res.attach) await res.attach(ctx.services.db, records, { populate: query.populate });
   const knownTotal =
     records.length > 0 ? total : query.page > 1 ? await countTotal(ctx.services.db, res, where) : 0;
   return { message: res.def.messages.listed, data: records, total: knownTotal };
@@ -117,19 +125,35 @@ async function defaultRow(res: ServerResource, input: Row) {
   return Object.fromEntries(Object.entries(input).filter(([k]) => cols.has(k) && k !== res.def.code));
 }
 
-function writeContext(ctx: RouteContext, tx: Executor): WriteContext {
+/** A browser sends an empty file part when no file was chosen: that is no file. */
+const uploadOf = (ctx: RouteContext) => ctx.files?.find((f) => f.data.length > 0);
+
+function writeContext(ctx: RouteContext, tx: Executor, prepared?: unknown): WriteContext {
   return {
     tx,
     services: ctx.services,
     actor: ctx.actor!,
     sessionIdHash: ctx.session!.idHash,
-    upload: ctx.files?.[0],
+    upload: uploadOf(ctx),
+    prepared,
   };
 }
 
+/** 'N noun' for each kind of record that still refers to `code`; empty when nothing does. */
+export async function referencesTo(tx: Executor, dependents: readonly Dependent[], code: string) {
+  const found: string[] = [];
+  for (const dep of dependents) {
+    const [r] = await tx.select({ n: count() }).from(dep.column.table).where(eq(dep.column, code));
+    const n = Number(r?.n ?? 0);
+    if (n > 0) found.push(`${n} ${n === 1 ? dep.one : dep.many}`);
+  }
+  return found;
+}
+
 async function createRecord(res: ServerResource, ctx: RouteContext<Row>) {
+  const prepared = await res.prepare?.(ctx.body, uploadOf(ctx), 'create');
   return ctx.services.db.transaction(async (tx) => {
-    const wctx = writeContext(ctx, tx);
+    const wctx = writeContext(ctx, tx, prepared);
     await checkRefs(res, tx, ctx.body);
     await res.validate?.(ctx.body, wctx);
     const code = newCode(res.def.prefix);
@@ -144,10 +168,11 @@ async function createRecord(res: ServerResource, ctx: RouteContext<Row>) {
 
 async function updateRecord(res: ServerResource, ctx: RouteContext<Row>) {
   const code = ctx.body[res.def.code] as string;
+  const prepared = await res.prepare?.(ctx.body, uploadOf(ctx), 'update');
   return ctx.services.db.transaction(async (tx) => {
     const before = await fetchOne(tx, res, code);
     if (!before) throw notFound(res.def.messages.notFound);
-    const wctx = writeContext(ctx, tx);
+    const wctx = writeContext(ctx, tx, prepared);
     await checkRefs(res, tx, ctx.body);
     await res.validate?.(ctx.body, wctx, before);
     const row = res.toRow ? await res.toRow(ctx.body, wctx, before) : await defaultRow(res, ctx.body);
@@ -171,12 +196,7 @@ async function deleteRecord(res: ServerResource, ctx: RouteContext<Row>) {
   return ctx.services.db.transaction(async (tx) => {
     const before = await fetchOne(tx, res, code);
     if (!before) throw notFound(res.def.messages.notFound);
-    const blockers: string[] = [];
-    for (const dep of res.dependents ?? []) {
-      const [r] = await tx.select({ n: count() }).from(dep.column.table).where(eq(dep.column, code));
-      const n = Number(r?.n ?? 0);
-      if (n > 0) blockers.push(`${n} ${dep.label}`);
-    }
+    const blockers = await referencesTo(tx, res.dependents ?? [], code);
     if (blockers.length) {
       throw conflict(
         `Cannot delete this ${res.def.label.toLowerCase()}: it is still used by ${blockers.join(', ')}`,
@@ -209,7 +229,8 @@ export function resourceRoutes(res: ServerResource): ApiRoute[] {
       path: def.endpoints.get,
       summary: `One ${def.label.toLowerCase()} by ${def.code}`,
       tag,
-      access: anyOf(def.permissions.view),
+      // An editor loads the record it edits, even without the module's VIEW permission.
+      access: anyOf(def.permissions.view, ...(def.permissions.update ? [def.permissions.update] : [])),
       body: codeBody(def.code, def.code),
       async handler(ctx) {
         const record = await fetchOne(ctx.services.db, res, ctx.body[def.code] as string);
@@ -255,7 +276,7 @@ export function resourceRoutes(res: ServerResource): ApiRoute[] {
             limit: 1,
           });
           if (!records[0]) throw notFound(def.messages.notFound);
-          if (res.attach) await res.attach(ctx.services.db, records);
+          if (res.attach) await res.attach(ctx.services.db, records, { populate: true });
           return { message: def.messages.fetched, data: records[0] };
         },
       }),

@@ -19,11 +19,19 @@ export function isNested(v: Shape[string]): v is Record<string, ShapeValue> {
   return !is(v, PgColumn) && !is(v, SQL.Aliased) && !is(v, SQL);
 }
 
-/** `populate=false`: references are given as their codes only. */
+const isCodeKey = (key: string) => key.endsWith('Code');
+
+/**
+ * `populate=false`: references are given as their codes only. A nested group without a code (a
+ * profile's picture) is no reference and stays whole.
+ */
 export function unpopulated(shape: Shape): Shape {
   const out: Shape = {};
   for (const [k, v] of Object.entries(shape)) {
-    out[k] = isNested(v) ? Object.fromEntries(Object.entries(v).filter(([key]) => key.endsWith('Code'))) : v;
+    out[k] =
+      isNested(v) && Object.keys(v).some(isCodeKey)
+        ? Object.fromEntries(Object.entries(v).filter(([key]) => isCodeKey(key)))
+        : v;
   }
   return out;
 }
@@ -39,21 +47,30 @@ export interface PreparedList {
   keyword?: SQL;
 }
 
+export interface PrepareOptions {
+  defaults?: Partial<ListQuery>;
+  /**
+   * The selector view (codes and names only): the keyword and the sort reach the name alone, so
+   * that nothing the caller may not see can be probed by filtering or ordering on it.
+   */
+  lookup?: boolean;
+}
+
 /** Turns raw query parameters into an order and a keyword filter; unknown sort fields are a 400. */
 export function prepareList(
   res: ServerResource,
   raw: Record<string, unknown>,
-  defaults?: Partial<ListQuery>,
+  opts: PrepareOptions = {},
 ): PreparedList {
-  const query = normaliseListQuery(raw, defaults);
+  const query = normaliseListQuery(raw, opts.defaults);
+  const sortFields = opts.lookup ? [res.def.nameField] : res.def.sortFields;
+  const searchPaths = opts.lookup ? [res.def.nameField] : res.search;
   const dir = query.sortValue === 'asc' ? asc : desc;
   let orderBy: SQL[];
   if (query.sortField === '_id') {
     orderBy = [dir(res.idColumn)];
   } else {
-    const col = res.def.sortFields.includes(query.sortField)
-      ? shapeColumn(res.shape, query.sortField)
-      : undefined;
+    const col = sortFields.includes(query.sortField) ? shapeColumn(res.shape, query.sortField) : undefined;
     if (!col) {
       throw new ApiError(400, 'Invalid input', [
         { field: 'sortField', message: `Cannot sort by '${query.sortField.slice(0, 50)}'` },
@@ -65,7 +82,7 @@ export function prepareList(
   let keyword: SQL | undefined;
   if (query.keyword) {
     const pattern = `%${escapeLike(query.keyword)}%`;
-    const parts = res.search.map((p) => {
+    const parts = searchPaths.map((p) => {
       const col = shapeColumn(res.shape, p);
       if (!col) throw new Error(`Unknown search path ${p}`);
       return sql`${col} ilike ${pattern}`;

@@ -26,8 +26,9 @@ export interface RefCheck {
 /** Records that refer to this one: a delete is refused while any exist. */
 export interface Dependent {
   column: AnyPgColumn;
-  /** Plural noun, e.g. 'users'. */
-  label: string;
+  /** What the refusal calls them: '1 user', '2 users'. */
+  one: string;
+  many: string;
 }
 
 export interface UploadedFile {
@@ -44,6 +45,8 @@ export interface WriteContext {
   services: Services;
   actor: AuditActor;
   sessionIdHash: string;
+  /** What `prepare` returned for this request. */
+  prepared?: unknown;
 }
 
 /** Filters a list by a parent code (sub-lists such as a country's states). */
@@ -80,6 +83,11 @@ export interface ServerResource<Input = Record<string, unknown>> {
   unique?: { constraint: string; field: string; message: string }[];
   subLists?: ParentFilter[];
   getters?: AltGetter[];
+  /**
+   * Slow work that needs no database (decoding an upload), done before the transaction opens so
+   * that no transaction waits on it. May refuse the request (throw ApiError).
+   */
+  prepare?(input: Input, upload: UploadedFile | undefined, mode: 'create' | 'update'): Promise<unknown>;
   /** Table values for a validated body; by default the body's keys that are table columns. */
   toRow?(
     input: Input,
@@ -95,6 +103,9 @@ export interface ServerResource<Input = Record<string, unknown>> {
     existing?: Record<string, unknown>,
   ): Promise<void>;
   beforeDelete?(existing: Record<string, unknown>, ctx: WriteContext): Promise<void>;
-  /** Adds what one query cannot give (a role's permissions) to fetched records. */
-  attach?(db: Executor, records: Record<string, unknown>[]): Promise<void>;
+  /**
+   * Adds what one query cannot give (a role's permissions) to fetched records; with
+   * `populate: false` the references it adds are codes only, like the joined ones.
+   */
+  attach?(db: Executor, records: Record<string, unknown>[], opts: { populate: boolean }): Promise<void>;
 }

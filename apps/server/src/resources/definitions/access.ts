@@ -61,11 +61,17 @@ export const audits$: ServerResource = {
 
 export const ROLE_MANAGER_PERMISSION = 'UPDATE_ROLE';
 
+/** Any fixed number: every check below takes the same lock. */
+const ROLE_MANAGER_LOCK = 727_003;
+
 /**
  * DECISIONS.md section 3: no change may leave the console without a user who can manage roles.
- * Runs inside the change's transaction, after the change, so it sees the result.
+ * Runs inside the change's transaction, after the change, so it sees the result. The lock makes
+ * two such changes check one after the other: otherwise each could count the other's user (not
+ * yet committed) and both would pass, leaving nobody.
  */
 export async function assertSomeoneManagesRoles(tx: Executor, exceptUserCode?: string) {
+  await tx.execute(sql`select pg_advisory_xact_lock(${ROLE_MANAGER_LOCK})`);
   const [row] = await tx
     .select({ n: sql<number>`count(*)`.mapWith(Number) })
     .from(users)
@@ -99,7 +105,7 @@ export const roles$: ServerResource = {
   unique: [
     { constraint: 'roles_name_unique', field: 'roleName', message: 'A role with this name already exists' },
   ],
-  dependents: [{ column: users.roleCode, label: 'users' }],
+  dependents: [{ column: users.roleCode, one: 'user', many: 'users' }],
   async toRow(input) {
     return { roleName: input.roleName, roleDescription: input.roleDescription };
   },
@@ -128,7 +134,7 @@ export const roles$: ServerResource = {
     }
     if (existing) await assertSomeoneManagesRoles(tx);
   },
-  async attach(db, records) {
+  async attach(db, records, { populate }) {
     const codes = records.map((r) => r.roleCode as string);
     if (codes.length === 0) return;
     const rows = await db
@@ -144,7 +150,9 @@ export const roles$: ServerResource = {
     for (const r of records) {
       r.rolePermissions = rows
         .filter((p) => p.roleCode === r.roleCode)
-        .map(({ permissionCode, permissionName }) => ({ permissionCode, permissionName }));
+        .map(({ permissionCode, permissionName }) =>
+          populate ? { permissionCode, permissionName } : { permissionCode },
+        );
     }
   },
 };
@@ -171,8 +179,8 @@ export const users$: ServerResource = {
     { constraint: 'users_email_unique', field: 'email', message: 'This email is already in use' },
   ],
   dependents: [
-    { column: profiles.userCode, label: 'profiles' },
-    { column: employees.userCode, label: 'employees' },
+    { column: profiles.userCode, one: 'profile', many: 'profiles' },
+    { column: employees.userCode, one: 'employee', many: 'employees' },
   ],
   async toRow(input) {
     const row: Record<string, unknown> = {

@@ -29,7 +29,7 @@ export const genders$: ServerResource = {
       message: 'A gender with this name already exists',
     },
   ],
-  dependents: [{ column: profiles.genderCode, label: 'profiles' }],
+  dependents: [{ column: profiles.genderCode, one: 'profile', many: 'profiles' }],
 };
 
 export const departments$: ServerResource = {
@@ -52,7 +52,7 @@ export const departments$: ServerResource = {
       message: 'A department with this name already exists',
     },
   ],
-  dependents: [{ column: employees.departmentCode, label: 'employees' }],
+  dependents: [{ column: employees.departmentCode, one: 'employee', many: 'employees' }],
 };
 
 export const skills$: ServerResource = {
@@ -72,5 +72,5 @@ export const skills$: ServerResource = {
   unique: [
     { constraint: 'skills_title_unique', field: 'title', message: 'A skill with this title already exists' },
   ],
-  dependents: [{ column: performanceScores.skillCode, label: 'performance scores' }],
+  dependents: [{ column: performanceScores.skillCode, one: 'performance score', many: 'performance scores' }],
 };
