@@ -18,11 +18,19 @@ export const thumbnailUrl = (profileCode: string, version: number) =>
 
 const fail = (message: string) => new ApiError(400, message, [{ field: 'profilePicture', message }]);
 
+export interface ProcessedPicture {
+  original: Buffer;
+  thumbnail: Buffer;
+  contentType: string;
+  filename: string;
+  extension: string;
+}
+
 /**
  * The type is decided by the bytes (sharp's decoder), never by the name or the declared type.
  * Re-encoding drops metadata and anything appended to the image (polyglots).
  */
-export async function processPicture(file: UploadedFile) {
+export async function processPicture(file: UploadedFile): Promise<ProcessedPicture> {
   let format: string | undefined;
   let width = 0;
   let height = 0;

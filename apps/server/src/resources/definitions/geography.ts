@@ -1,10 +1,30 @@
 import { cityResource, countryResource, stateResource } from '@wfc/contract';
 import { and, eq } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
 import { cities, countries, profiles, states } from '../../db/schema/index.ts';
-import { badRequest } from '../../http/envelope.ts';
-import type { ServerResource } from '../server-resource.ts';
+import { badRequest, conflict } from '../../http/envelope.ts';
+import { referencesTo } from '../engine.ts';
+import type { Dependent, ServerResource } from '../server-resource.ts';
 
 const countryNotFound = { column: countries.countryCode, notFound: 'Country not found' };
+
+/**
+ * A record may not change its parent while others refer to it: their own parent would no longer
+ * match (a city in one country whose state lies in another).
+ */
+async function refuseMove(
+  tx: Executor,
+  label: string,
+  dependents: readonly Dependent[],
+  code: string,
+  parentField: string,
+) {
+  const blockers = await referencesTo(tx, dependents, code);
+  if (blockers.length) {
+    const message = `Cannot move this ${label} to another ${parentField}: it is still used by ${blockers.join(', ')}`;
+    throw conflict(message, [{ field: `${parentField}Code`, message }]);
+  }
+}
 
 export const countries$: ServerResource = {
   def: countryResource,
@@ -39,9 +59,9 @@ export const countries$: ServerResource = {
     },
   ],
   dependents: [
-    { column: states.countryCode, label: 'states' },
-    { column: cities.countryCode, label: 'cities' },
-    { column: profiles.countryCode, label: 'profiles' },
+    { column: states.countryCode, one: 'state', many: 'states' },
+    { column: cities.countryCode, one: 'city', many: 'cities' },
+    { column: profiles.countryCode, one: 'profile', many: 'profiles' },
   ],
 };
 
@@ -70,9 +90,15 @@ export const states$: ServerResource = {
     },
   ],
   dependents: [
-    { column: cities.stateCode, label: 'cities' },
-    { column: profiles.stateCode, label: 'profiles' },
+    { column: cities.stateCode, one: 'city', many: 'cities' },
+    { column: profiles.stateCode, one: 'profile', many: 'profiles' },
   ],
+  async validate(input, { tx }, existing) {
+    const country = existing?.country as { countryCode: string } | undefined;
+    if (country && country.countryCode !== input.countryCode) {
+      await refuseMove(tx, 'state', states$.dependents ?? [], existing?.stateCode as string, 'country');
+    }
+  },
   subLists: [
     {
       endpoint: 'GetStatesByCountryCode',
@@ -106,8 +132,12 @@ export const cities$: ServerResource = {
     { field: 'countryCode', column: countries.countryCode, label: 'Country' },
     { field: 'stateCode', column: states.stateCode, label: 'State' },
   ],
-  dependents: [{ column: profiles.cityCode, label: 'profiles' }],
-  async validate(input, { tx }) {
+  dependents: [{ column: profiles.cityCode, one: 'profile', many: 'profiles' }],
+  async validate(input, { tx }, existing) {
+    const state = existing?.state as { stateCode: string } | undefined;
+    if (state && state.stateCode !== input.stateCode) {
+      await refuseMove(tx, 'city', cities$.dependents ?? [], existing?.cityCode as string, 'state');
+    }
     const [match] = await tx
       .select({ stateCode: states.stateCode })
       .from(states)

@@ -13,7 +13,7 @@ import {
   users,
 } from '../../db/schema/index.ts';
 import { badRequest } from '../../http/envelope.ts';
-import { processPicture, thumbnailUrl } from '../../profiles/pictures.ts';
+import { type ProcessedPicture, processPicture, thumbnailUrl } from '../../profiles/pictures.ts';
 import type { ServerResource } from '../server-resource.ts';
 
 export const employees$: ServerResource = {
@@ -53,7 +53,7 @@ export const employees$: ServerResource = {
       message: 'This user is already linked to an employee',
     },
   ],
-  dependents: [{ column: performances.employeeCode, label: 'performance records' }],
+  dependents: [{ column: performances.employeeCode, one: 'performance record', many: 'performance records' }],
   subLists: [
     {
       endpoint: 'GetEmployeesByDepartmentCode',
@@ -159,12 +159,16 @@ export const profiles$: ServerResource = {
       updatedAt: r.updatedAt,
     };
   },
-  async validate(input, { tx, upload }, existing) {
-    const needsPicture = !existing || input.isProfilePictureChanged === true;
-    if (needsPicture && !upload)
+  /** A create always brings a picture; an update only when it says the picture changed. */
+  async prepare(input, upload, mode) {
+    if (mode === 'update' && input.isProfilePictureChanged !== true) return undefined;
+    if (!upload)
       throw badRequest(PROFILE_PICTURE_REQUIRED, [
         { field: 'profilePicture', message: PROFILE_PICTURE_REQUIRED },
       ]);
+    return processPicture(upload);
+  },
+  async validate(input, { tx }) {
     const address = input.address as Obj;
     const errors: { field: string; message: string }[] = [];
     const check = async (field: string, value: unknown, ok: () => Promise<unknown[]>, message: string) => {
@@ -239,10 +243,9 @@ export const profiles$: ServerResource = {
       ...(input.userCode ? { userCode: input.userCode } : {}),
     };
   },
-  async afterWrite(code, input, { tx, upload }, existing) {
-    if (existing && input.isProfilePictureChanged !== true) return;
-    if (!upload) return;
-    const picture = await processPicture(upload);
+  async afterWrite(code, _input, { tx, prepared }) {
+    if (!prepared) return;
+    const picture = prepared as ProcessedPicture;
     await tx
       .insert(profilePictures)
       .values({ profileCode: code, ...picture })
