@@ -30,6 +30,12 @@ export function registerUniqueMessage(constraint: string, field: string, message
   uniqueMessages.set(constraint, { field, message });
 }
 
+/**
+ * Values PostgreSQL refused as data (bad number or date text, out of range, too long, bytes it
+ * cannot store): the input's fault, so a 400, never a 500 that would hide a client bug.
+ */
+const INVALID_INPUT_CODES = new Set(['22P02', '22007', '22008', '22003', '22001', '22021', '22P05']);
+
 const CONNECTION_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -71,8 +77,7 @@ export function toApiError(err: unknown): ApiError {
     );
   }
   if (pge?.code === '23503') return new ApiError(409, 'The record is still referenced by other records');
-  if (pge?.code === '22P02' || pge?.code === '22007' || pge?.code === '22008' || pge?.code === '22003')
-    return new ApiError(400, 'Invalid input');
+  if (pge?.code && INVALID_INPUT_CODES.has(pge.code)) return new ApiError(400, 'Invalid input');
   if (isConnectionFailure(err))
     return new ApiError(503, 'Service temporarily unavailable', undefined, { 'Retry-After': '5' });
   const fe = err as FastifyError;
@@ -94,10 +99,13 @@ export function registerErrorHandling(app: FastifyInstance) {
     const api = toApiError(err);
     if (api.statusCode >= 500) req.log.error({ err }, 'request failed');
     if (api.headers) reply.headers(api.headers);
+    // DECISIONS.md section 2: a 400 always says which field; '_' when it is the body as a whole.
+    const errors =
+      api.errors ?? (api.statusCode === 400 ? [{ field: '_', message: api.message }] : undefined);
     return reply.code(api.statusCode).send({
       statusCode: api.statusCode,
       message: api.message,
-      ...(api.errors ? { errors: api.errors } : {}),
+      ...(errors ? { errors } : {}),
     });
   });
 }
