@@ -41,8 +41,8 @@ export function Logo({ onNavigate }: { onNavigate?: () => void }) {
     >
       <LogoMark />
       <Typography component="span" sx={{ fontWeight: 800, fontSize: '1.1rem', letterSpacing: '-0.01em' }}>
-        Workforce
-        <Box component="span" sx={{ fontWeight: 500, color: 'text.secondary', ml: 0.5 }}>
+        Workforce{' '}
+        <Box component="span" sx={{ fontWeight: 500, color: 'text.secondary' }}>
           Console
         </Box>
       </Typography>

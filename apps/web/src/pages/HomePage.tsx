@@ -5,11 +5,13 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import CardActionArea from '@mui/material/CardActionArea';
+import Chip from '@mui/material/Chip';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useAuth, useCan } from '../auth/auth';
 import { BRAND_GREEN, BRAND_GREEN_TEXT } from '../theme';
+import { MODULE_ICONS } from '../ui/moduleIcons';
 import { PageHeading } from '../ui/PageHeading';
 import { useVisibleModules } from './ModulesPage';
 
@@ -53,9 +55,13 @@ function Destination({
           {icon}
         </Box>
         <Box sx={{ flex: 1, minWidth: 0 }}>
-          <Typography component="h2" variant="h3" sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+          <Typography component="h2" variant="h3">
             {title}
-            <ArrowForwardIcon fontSize="small" aria-hidden="true" sx={{ color: 'text.secondary' }} />
+            <ArrowForwardIcon
+              fontSize="small"
+              aria-hidden="true"
+              sx={{ color: 'text.secondary', verticalAlign: 'middle', ml: 1 }}
+            />
           </Typography>
           <Typography color="text.secondary" sx={{ mt: 0.75 }}>
             {description}
@@ -107,6 +113,39 @@ export function HomePage() {
               description="Daily skill scores per employee with daily, monthly and yearly averages."
             />
           )}
+        </Box>
+      )}
+      {modules.length > 0 && (
+        <Box component="section" aria-labelledby="quick-access" sx={{ mt: { xs: 4, md: 6 } }}>
+          <Typography id="quick-access" component="h2" variant="h3" sx={{ mb: 2 }}>
+            Quick access
+          </Typography>
+          <Box
+            component="ul"
+            sx={{ p: 0, m: 0, listStyle: 'none', display: 'flex', flexWrap: 'wrap', gap: 1.25 }}
+          >
+            {modules.map((r) => {
+              const Icon = MODULE_ICONS[r.key];
+              return (
+                <li key={r.key}>
+                  <Chip
+                    component={RouterLink}
+                    to={`/registry/${r.listSegment}`}
+                    clickable
+                    variant="outlined"
+                    icon={<Icon fontSize="small" />}
+                    label={r.moduleTitle}
+                    sx={{
+                      bgcolor: 'background.paper',
+                      px: 0.5,
+                      height: 36,
+                      '& .MuiChip-icon': { color: BRAND_GREEN_TEXT },
+                    }}
+                  />
+                </li>
+              );
+            })}
+          </Box>
         </Box>
       )}
     </>
