@@ -1,0 +1,98 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allRoutes } from '../../../src/app.ts';
+import { audits, roles, users } from '../../../src/db/schema/index.ts';
+import { ADMIN_PASSWORD, createTestApp, type TestApp } from '../../support/app.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const authAudits = () =>
+  t.handle.db.select().from(audits).where(eq(audits.collection, 'auth')).orderBy(asc(audits.id));
+
+describe('audit of sign-in, failed sign-in and sign-out (DECISIONS.md section 4)', () => {
+  it('records each with its user and time, and never the password', async () => {
+    const [admin] = await t.handle.db.select().from(users).where(eq(users.username, 'admin'));
+    const started = Date.now();
+
+    expect((await t.post('login', { username: 'admin', password: 'wrong-password-1' })).statusCode).toBe(401);
+    expect((await t.post('login', { username: 'ghost', password: 'ghost-password-1' })).statusCode).toBe(401);
+    const cookie = await t.login();
+    expect((await t.get('logout', cookie)).statusCode).toBe(200);
+
+    const rows = await authAudits();
+    expect(rows.map((r) => [r.action, r.userCode, r.username])).toEqual([
+      ['LOGIN_FAILED', admin.userCode, 'admin'],
+      ['LOGIN_FAILED', null, null],
+      ['LOGIN', admin.userCode, 'admin'],
+      ['LOGOUT', admin.userCode, 'admin'],
+    ]);
+    expect(rows[1].after).toMatchObject({ username: 'ghost' });
+    for (const r of rows) {
+      expect(r.auditCode).toMatch(/^AUDIT-/);
+      expect(r.createdAt.getTime()).toBeGreaterThanOrEqual(started - 5000);
+    }
+    const text = JSON.stringify(rows);
+    for (const secret of ['wrong-password-1', 'ghost-password-1', ADMIN_PASSWORD, '$argon2']) {
+      expect(text).not.toContain(secret);
+    }
+  });
+
+  it('keeps passwords and hashes out of the records of user changes', async () => {
+    const admin = await t.login();
+    const [role] = await t.handle.db.select().from(roles);
+    const created = await t.post(
+      'register',
+      {
+        username: 'audited',
+        email: 'audited@example.com',
+        password: 'first-password-1',
+        roleCode: role.roleCode,
+      },
+      admin,
+    );
+    expect(created.statusCode).toBe(200);
+    const userCode = created.json().data.userCode as string;
+    const updated = await t.post(
+      'UpdateUser',
+      {
+        userCode,
+        username: 'audited',
+        email: 'audited@example.com',
+        password: 'second-password-2',
+        roleCode: role.roleCode,
+      },
+      admin,
+    );
+    expect(updated.statusCode).toBe(200);
+    const rows = await t.handle.db.select().from(audits).where(eq(audits.collection, 'users'));
+    expect(rows.map((r) => r.action)).toEqual(['CREATE', 'UPDATE']);
+    const text = JSON.stringify(rows);
+    for (const secret of ['first-password-1', 'second-password-2', '$argon2', 'passwordHash', 'password']) {
+      expect(text).not.toContain(secret);
+    }
+  });
+
+  it('writes nothing when the change itself fails, since both share one transaction', async () => {
+    const admin = await t.login();
+    await t.post('CreateSkill', { title: 'Welding' }, admin);
+    const before = await t.handle.db.$count(audits, sql`${audits.collection} <> 'auth'`);
+    expect((await t.post('CreateSkill', { title: 'WELDING' }, admin)).statusCode).toBe(409);
+    expect(await t.handle.db.$count(audits, sql`${audits.collection} <> 'auth'`)).toBe(before);
+  });
+
+  it('cannot be changed or deleted through the API: only the two read calls exist', async () => {
+    const auditRoutes = allRoutes().filter((r) => /Audit/i.test(r.path));
+    expect(auditRoutes.map((r) => `${r.method} ${r.path}`).sort()).toEqual([
+      'GET GetAudits',
+      'POST GetAuditByCode',
+    ]);
+    const admin = await t.login();
+    for (const path of ['UpdateAudit', 'DeleteAudit', 'CreateAudit']) {
+      expect((await t.post(path, { auditCode: 'AUDIT-X' }, admin)).statusCode).toBe(404);
+    }
+  });
+});
