@@ -16,7 +16,8 @@ const TYPE_MESSAGE = 'File type must be jpg, jpeg, png or webp';
 export const thumbnailUrl = (profileCode: string, version: number) =>
   `${API_PREFIX}/ProfilePicture/${encodeURIComponent(profileCode)}/thumbnail?v=${version}`;
 
-const fail = (message: string) => new ApiError(400, message, [{ field: 'profilePicture', message }]);
+const fail = (message: string, status = 400) =>
+  new ApiError(status, message, [{ field: 'profilePicture', message }]);
 
 export interface ProcessedPicture {
   original: Buffer;
@@ -35,7 +36,9 @@ export async function processPicture(file: UploadedFile): Promise<ProcessedPictu
   let width = 0;
   let height = 0;
   try {
-    const meta = await sharp(file.data, { limitInputPixels: PROFILE_PICTURE_MAX_PIXELS }).metadata();
+    // Reading the header decodes nothing; without a limit here, a huge image is reported as
+    // too large below instead of as an unreadable file.
+    const meta = await sharp(file.data, { limitInputPixels: false }).metadata();
     format = meta.format;
     width = meta.width ?? 0;
     height = meta.height ?? 0;
@@ -43,9 +46,10 @@ export async function processPicture(file: UploadedFile): Promise<ProcessedPictu
     throw fail(TYPE_MESSAGE);
   }
   const kind = format ? FORMATS[format] : undefined;
-  if (!kind) throw fail(TYPE_MESSAGE);
-  if (width * height > PROFILE_PICTURE_MAX_PIXELS || width === 0 || height === 0) {
-    throw fail(`Image is too large: at most ${PROFILE_PICTURE_MAX_PIXELS / 1_000_000} megapixels`);
+  if (!kind || width === 0 || height === 0) throw fail(TYPE_MESSAGE);
+  // Refused from the header alone, before anything is decoded (a small file can claim a huge image).
+  if (width * height > PROFILE_PICTURE_MAX_PIXELS) {
+    throw fail(`Image is too large: at most ${PROFILE_PICTURE_MAX_PIXELS / 1_000_000} megapixels`, 413);
   }
   try {
     const input = sharp(file.data, { limitInputPixels: PROFILE_PICTURE_MAX_PIXELS }).rotate();
