@@ -14,8 +14,12 @@ export async function verifyPassword(hash: string, password: string): Promise<bo
 }
 
 let dummyHash: Promise<string> | undefined;
-/** Spend the same work for an unknown username as for a wrong password, so timing tells nothing. */
-export async function burnPasswordCheck(password: string): Promise<void> {
+/**
+ * Spends the same work for an unknown username as for a wrong password, so timing tells nothing;
+ * the answer is always false, as no account matches.
+ */
+export async function burnPasswordCheck(password: string): Promise<false> {
   dummyHash ??= hashPassword('not-a-real-password-0');
   await verifyPassword(await dummyHash, password);
+  return false;
 }

@@ -6,7 +6,7 @@ import { ApiError } from '../http/envelope.ts';
 import { defineRoute, publicAccess, sessionAccess, sessionCookieName } from '../http/routes.ts';
 import { burnPasswordCheck, verifyPassword } from './passwords.ts';
 import { loadSessionUser } from './session-user.ts';
-import { createSession, revokeSession } from './sessions.ts';
+import { createSession, revokeSession, sessionCookieOptions } from './sessions.ts';
 import { clearThrottle, recordFailure, throttleKeys, throttleWait } from './throttle.ts';
 
 const loginBody = z.object({
@@ -39,7 +39,7 @@ export const authRoutes = [
         .where(sql`lower(${users.username}) = lower(${body.username.trim()})`);
       const ok = user
         ? await verifyPassword(user.passwordHash, body.password)
-        : (await burnPasswordCheck(body.password), false);
+        : await burnPasswordCheck(body.password);
       if (!user || !ok) {
         await recordFailure(db, keys.user, throttlePolicy.maxPerUser, throttlePolicy.windowMs);
         await recordFailure(db, keys.ip, throttlePolicy.maxPerIp, throttlePolicy.windowMs);
@@ -65,10 +65,7 @@ export const authRoutes = [
           actor,
         });
         reply.setCookie(sessionCookieName(config.COOKIE_SECURE), id, {
-          path: '/',
-          httpOnly: true,
-          sameSite: 'lax',
-          secure: config.COOKIE_SECURE,
+          ...sessionCookieOptions(config.COOKIE_SECURE),
           maxAge: Math.floor(sessionPolicy.absoluteMs / 1000),
         });
         return loadSessionUser(tx, user.userCode);
@@ -93,7 +90,8 @@ export const authRoutes = [
           actor,
         });
       });
-      reply.clearCookie(sessionCookieName(services.config.COOKIE_SECURE), { path: '/' });
+      const secure = services.config.COOKIE_SECURE;
+      reply.clearCookie(sessionCookieName(secure), sessionCookieOptions(secure));
       return { message: 'Logged out successfully' };
     },
   }),

@@ -6,6 +6,17 @@ import { permissions, rolePermissions, sessions, users } from '../db/schema/inde
 export const newSessionId = () => randomBytes(16).toString('base64url');
 export const hashSessionId = (id: string) => createHash('sha256').update(id).digest('hex');
 
+/**
+ * Attributes shared by the cookie that sets the session and the one that clears it: a browser
+ * drops a `__Host-` cookie without Secure, so a clearing cookie without it would leave the old id.
+ */
+export const sessionCookieOptions = (secure: boolean) => ({
+  path: '/',
+  httpOnly: true,
+  sameSite: 'lax' as const,
+  secure,
+});
+
 export interface SessionPolicy {
   idleMs: number;
   absoluteMs: number;

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodType, z } from 'zod';
 import type { AuditActor } from '../audit/recorder.ts';
-import { type ActiveSession, resolveSession } from '../auth/sessions.ts';
+import { type ActiveSession, resolveSession, sessionCookieOptions } from '../auth/sessions.ts';
 import type { UploadedFile } from '../resources/server-resource.ts';
 import type { Services } from '../services.ts';
 import { ApiError } from './envelope.ts';
@@ -93,7 +93,7 @@ export function registerApiRoutes(app: FastifyInstance, routes: readonly ApiRout
         const sid = req.cookies?.[cookieName];
         if (sid) session = (await resolveSession(services.db, sid, services.sessionPolicy)) ?? null;
         if (!session && route.access.kind !== 'public') {
-          if (sid) reply.clearCookie(cookieName, { path: '/' });
+          if (sid) reply.clearCookie(cookieName, sessionCookieOptions(services.config.COOKIE_SECURE));
           throw new ApiError(401, 'Not signed in');
         }
         if (!allows(route.access, session?.permissions ?? null)) {
