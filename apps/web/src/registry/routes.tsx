@@ -1,3 +1,58 @@
+import { RESOURCE_BY_KEY, RESOURCES, type ResourceDef, type ResourceKey } from '@wfc/contract';
+import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
+import { RequirePermission } from '../auth/guards';
+import type { FormMode } from './formValues';
+import { ResourceForm } from './ResourceForm';
+import { ResourceList } from './ResourceList';
 
-export const registryRoutes: RouteObject[] = [];
+type FormScreen = ComponentType<{ def: ResourceDef; mode: FormMode }>;
+
+/** Entities whose form the definition cannot describe (the profile's picture and nested address). */
+const CUSTOM_FORMS: Partial<Record<ResourceKey, FormScreen>> = {};
+
+function routesFor(def: ResourceDef): RouteObject[] {
+  const Form = CUSTOM_FORMS[def.key] ?? ResourceForm;
+  const guarded = (permissions: string[], key: string, element: React.ReactNode): React.ReactNode => (
+    <RequirePermission key={key} allOf={permissions}>
+      {element}
+    </RequirePermission>
+  );
+  const routes: RouteObject[] = [
+    {
+      path: def.listSegment,
+      element: guarded([def.permissions.view], `${def.key}-list`, <ResourceList def={def} />),
+    },
+    {
+      path: `${def.itemSegment}/:code`,
+      element: guarded([def.permissions.view], `${def.key}-view`, <Form def={def} mode="view" />),
+    },
+  ];
+  if (def.endpoints.create && def.permissions.create) {
+    routes.push({
+      path: `${def.itemSegment}/create`,
+      element: guarded([def.permissions.create], `${def.key}-create`, <Form def={def} mode="create" />),
+    });
+  }
+  if (def.endpoints.update && def.permissions.update) {
+    routes.push({
+      path: `${def.itemSegment}/edit/:code`,
+      element: guarded([def.permissions.update], `${def.key}-update`, <Form def={def} mode="update" />),
+    });
+  }
+  for (const sub of def.subLists ?? []) {
+    const child = RESOURCE_BY_KEY[sub.resource];
+    routes.push({
+      path: `${def.itemSegment}/:code/${sub.segment}`,
+      element: guarded(
+        [def.permissions.view, child.permissions.view],
+        `${def.key}-${sub.segment}`,
+        <ResourceList def={child} subList={{ parent: def, sub }} />,
+      ),
+    });
+  }
+  return routes;
+}
+
+/** Every registry screen, generated from the resource definitions; paths are relative to /registry. */
+export const registryRoutes: RouteObject[] = RESOURCES.flatMap(routesFor);

@@ -1,0 +1,387 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import ListIcon from '@mui/icons-material/ListAlt';
+import Visibility from '@mui/icons-material/Visibility';
+import VisibilityOff from '@mui/icons-material/VisibilityOff';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import InputAdornment from '@mui/material/InputAdornment';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import { type FormFieldDef, RESOURCE_BY_KEY, type ResourceDef } from '@wfc/contract';
+import { useState } from 'react';
+import {
+  type Control,
+  Controller,
+  type FieldErrors,
+  type FieldValues,
+  type Resolver,
+  useForm,
+  useWatch,
+} from 'react-hook-form';
+import { useNavigate, useParams } from 'react-router';
+import { api } from '../api/client';
+import { useCan } from '../auth/auth';
+import { notify } from '../ui/notify';
+import { PageLoader } from '../ui/PageLoader';
+import { Spinner } from '../ui/Spinner';
+import {
+  dependentsOf,
+  type FormMode,
+  type FormValues,
+  fieldsFor,
+  initialValues,
+  placeFieldErrors,
+  toBody,
+} from './formValues';
+import { listPath, subListPath, useBackTarget, useNavigateWithBack } from './paths';
+import { errorMessage, type RegistryRecord, useRecordQuery, useRefreshRegistry } from './queries';
+import { type Option, ResourceSelect } from './ResourceSelect';
+import { ScreenHeader } from './ScreenHeader';
+
+const VERB: Record<FormMode, string> = { view: 'View', create: 'Create', update: 'Update' };
+
+export const formTitle = (def: ResourceDef, mode: FormMode) => `${VERB[mode]} ${def.label}`;
+
+interface Props {
+  def: ResourceDef;
+  mode: FormMode;
+}
+
+/** The one view / create / update screen of every module whose form the definition describes. */
+export function ResourceForm({ def, mode }: Props) {
+  const { code = '' } = useParams();
+  // A new code is a new record: start from a fresh form rather than the previous one's state.
+  return <RecordScreen key={`${mode}:${code}`} def={def} mode={mode} code={code} />;
+}
+
+function RecordScreen({ def, mode, code }: Props & { code: string }) {
+  const back = useBackTarget(def.defaultBack ?? listPath(def));
+  const record = useRecordQuery(def, mode === 'create' ? undefined : code);
+  const title = formTitle(def, mode);
+
+  if (mode !== 'create') {
+    const failure = record.error
+      ? errorMessage(record.error, def.messages.viewError)
+      : record.data && record.data.statusCode !== 200
+        ? record.data.message || def.messages.viewError
+        : null;
+    if (failure) {
+      return (
+        <Box>
+          <ScreenHeader title={title} back={back} />
+          <Alert severity="error" role="alert">
+            {failure}
+          </Alert>
+        </Box>
+      );
+    }
+    if (!record.data) return <PageLoader label={`Loading ${def.label.toLowerCase()}`} />;
+  }
+  return <EntityForm def={def} mode={mode} code={code} record={record.data?.data} back={back} />;
+}
+
+/** The first message anywhere under a field's error (a multi-select's errors are per item). */
+function messageOf(errors: FieldErrors<FormValues>, name: string): string | undefined {
+  const find = (e: unknown): string | undefined => {
+    if (!e || typeof e !== 'object') return undefined;
+    const msg = (e as { message?: unknown }).message;
+    if (typeof msg === 'string' && msg) return msg;
+    for (const v of Object.values(e)) {
+      const m = find(v);
+      if (m) return m;
+    }
+    return undefined;
+  };
+  return find(errors[name]);
+}
+
+/** The contract's schemas typed as what the resolver expects: they parse a request body object. */
+interface BodySchema {
+  _zod: { output: FieldValues; input: FieldValues };
+}
+
+interface EntityFormProps {
+  def: ResourceDef;
+  mode: FormMode;
+  code: string;
+  record?: RegistryRecord;
+  back: string;
+}
+
+function EntityForm({ def, mode, code, record, back }: EntityFormProps) {
+  const navigate = useNavigate();
+  const go = useNavigateWithBack();
+  const can = useCan();
+  const refresh = useRefreshRegistry();
+  const fields = fieldsFor(def, mode);
+  const readOnly = mode === 'view';
+  const schema = mode === 'create' ? def.createSchema : mode === 'update' ? def.updateSchema : undefined;
+  const [generalErrors, setGeneralErrors] = useState<string[]>([]);
+
+  const bodyOf = (values: FormValues) => ({
+    ...(mode === 'update' ? { [def.code]: code } : {}),
+    ...toBody(fields, values),
+  });
+
+  // The schemas describe the request body, so the form's values are turned into one before checking.
+  const resolver: Resolver<FormValues> | undefined = schema
+    ? async (values, context, options) => {
+        const result = await zodResolver(schema as unknown as BodySchema)(bodyOf(values), context, options);
+        return Object.keys(result.errors).length > 0
+          ? { values: {}, errors: result.errors }
+          : { values, errors: {} };
+      }
+    : undefined;
+
+  const form = useForm<FormValues>({ defaultValues: initialValues(fields, record), resolver });
+  const { control, handleSubmit, setError, setValue, formState } = form;
+
+  const submit = handleSubmit(async (values) => {
+    const endpoint = mode === 'create' ? def.endpoints.create : def.endpoints.update;
+    const failed = mode === 'create' ? def.messages.failedCreate : def.messages.failedUpdate;
+    if (!endpoint) return;
+    setGeneralErrors([]);
+    try {
+      const res = await api.post(endpoint, bodyOf(values));
+      if (res.statusCode === 200) {
+        notify.success(res.message || (mode === 'create' ? def.messages.created : def.messages.updated));
+        void refresh();
+        navigate(back);
+        return;
+      }
+      notify.error(res.message || failed);
+      const { placed, unplaced } = placeFieldErrors(
+        res.errors,
+        fields.map((f) => f.name),
+      );
+      for (const [name, message] of placed)
+        setError(name, { type: 'server', message }, { shouldFocus: true });
+      setGeneralErrors(unplaced);
+    } catch (err) {
+      notify.error(errorMessage(err, failed));
+    }
+  });
+
+  const subLists = mode === 'view' ? (def.subLists ?? []) : [];
+  const subButtons = subLists
+    .filter((s) => can(RESOURCE_BY_KEY[s.resource].permissions.view))
+    .map((s) => (
+      <Button
+        key={s.segment}
+        variant="outlined"
+        startIcon={<ListIcon />}
+        onClick={() => go(subListPath(def, code, s))}
+      >
+        {s.buttonLabel}
+      </Button>
+    ));
+
+  return (
+    <Box>
+      <ScreenHeader
+        title={formTitle(def, mode)}
+        back={back}
+        actions={subButtons.length ? subButtons : undefined}
+      />
+      <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 }, maxWidth: 880 }}>
+        <Box component="form" noValidate onSubmit={submit} aria-label={formTitle(def, mode)}>
+          <Stack spacing={3}>
+            {generalErrors.length > 0 && (
+              <Alert severity="error">
+                {generalErrors.map((m) => (
+                  <div key={m}>{m}</div>
+                ))}
+              </Alert>
+            )}
+            {fields.map((field) => (
+              <FieldInput
+                key={field.name}
+                def={def}
+                field={field}
+                fields={fields}
+                control={control}
+                readOnly={readOnly}
+                error={messageOf(formState.errors, field.name)}
+                onParentChange={(name) => {
+                  for (const dep of dependentsOf(fields, name)) setValue(dep, null);
+                }}
+              />
+            ))}
+            {!readOnly && (
+              <Box sx={{ display: 'flex', justifyContent: 'flex-end' }}>
+                <Button
+                  type="submit"
+                  variant="contained"
+                  size="large"
+                  disabled={formState.isSubmitting}
+                  startIcon={formState.isSubmitting ? <Spinner label="Submitting" /> : undefined}
+                  sx={{ minWidth: 140 }}
+                >
+                  Submit
+                </Button>
+              </Box>
+            )}
+          </Stack>
+        </Box>
+      </Paper>
+    </Box>
+  );
+}
+
+interface FieldInputProps {
+  def: ResourceDef;
+  field: FormFieldDef;
+  fields: readonly FormFieldDef[];
+  control: Control<FormValues>;
+  readOnly: boolean;
+  error?: string;
+  onParentChange(name: string): void;
+}
+
+function FieldInput({ def, field, fields, control, readOnly, error, onParentChange }: FieldInputProps) {
+  const id = `${def.key}-${field.name}`;
+  const parentValue = useWatch({ control, name: field.dependsOn?.field ?? field.name }) as Option | null;
+  const [showPassword, setShowPassword] = useState(false);
+
+  if (field.kind === 'select' || field.kind === 'multiselect') {
+    const source = field.source ? RESOURCE_BY_KEY[field.source] : undefined;
+    if (!source) return null;
+    // A cascading selector only makes sense once its parent has a value.
+    if (field.dependsOn && !parentValue?.value) return null;
+    const parent = field.dependsOn
+      ? { endpoint: field.dependsOn.endpoint, param: field.dependsOn.param, value: parentValue?.value ?? '' }
+      : undefined;
+    const hasDependents = fields.some((f) => f.dependsOn?.field === field.name);
+    return (
+      <Controller
+        name={field.name}
+        control={control}
+        render={({ field: f }) =>
+          field.kind === 'multiselect' ? (
+            <ResourceSelect
+              isMulti
+              source={source}
+              inputId={id}
+              label={field.label}
+              disabled={readOnly}
+              error={error}
+              value={(f.value as Option[] | undefined) ?? []}
+              onChange={f.onChange}
+              onBlur={f.onBlur}
+            />
+          ) : (
+            <ResourceSelect
+              source={source}
+              inputId={id}
+              label={field.label}
+              disabled={readOnly}
+              parent={parent}
+              error={error}
+              value={(f.value as Option | null | undefined) ?? null}
+              onChange={(v) => {
+                if (hasDependents && v?.value !== (f.value as Option | null)?.value)
+                  onParentChange(field.name);
+                f.onChange(v);
+              }}
+              onBlur={f.onBlur}
+            />
+          )
+        }
+      />
+    );
+  }
+
+  if (field.kind === 'json') {
+    return (
+      <Controller
+        name={field.name}
+        control={control}
+        render={({ field: f }) => (
+          <TextField
+            id={id}
+            label={field.label}
+            value={f.value === null || f.value === undefined ? '' : JSON.stringify(f.value, null, 2)}
+            placeholder="—"
+            multiline
+            minRows={3}
+            maxRows={18}
+            fullWidth
+            slotProps={{
+              input: {
+                readOnly: true,
+                sx: { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' },
+              },
+              inputLabel: { shrink: true },
+              htmlInput: { style: { fontSize: '0.85rem' } },
+            }}
+          />
+        )}
+      />
+    );
+  }
+
+  const isPassword = field.kind === 'password';
+  const type = isPassword
+    ? showPassword
+      ? 'text'
+      : 'password'
+    : field.kind === 'textarea'
+      ? undefined
+      : field.kind;
+  const helper = error ?? field.help;
+  return (
+    <Controller
+      name={field.name}
+      control={control}
+      render={({ field: f }) => (
+        <TextField
+          id={id}
+          label={field.label}
+          type={type}
+          value={(f.value as string | undefined) ?? ''}
+          onChange={f.onChange}
+          onBlur={f.onBlur}
+          inputRef={f.ref}
+          name={f.name}
+          fullWidth
+          multiline={field.kind === 'textarea'}
+          minRows={field.kind === 'textarea' ? 3 : undefined}
+          placeholder={field.placeholder}
+          error={Boolean(error)}
+          helperText={
+            error && field.help ? (
+              <>
+                {error}
+                <br />
+                {field.help}
+              </>
+            ) : (
+              helper
+            )
+          }
+          autoComplete={isPassword ? 'new-password' : field.kind === 'email' ? 'email' : 'off'}
+          slotProps={{
+            inputLabel: field.kind === 'date' || readOnly ? { shrink: true } : undefined,
+            input: {
+              readOnly,
+              endAdornment: isPassword ? (
+                <InputAdornment position="end">
+                  <IconButton
+                    aria-label={showPassword ? 'Hide password' : 'Show password'}
+                    onClick={() => setShowPassword((s) => !s)}
+                    edge="end"
+                  >
+                    {showPassword ? <VisibilityOff /> : <Visibility />}
+                  </IconButton>
+                </InputAdornment>
+              ) : undefined,
+            },
+          }}
+        />
+      )}
+    />
+  );
+}

@@ -1,0 +1,202 @@
+import FormControl from '@mui/material/FormControl';
+import FormHelperText from '@mui/material/FormHelperText';
+import InputLabel from '@mui/material/InputLabel';
+import { useTheme } from '@mui/material/styles';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { type ResourceDef, SELECTOR_PAGE_SIZE } from '@wfc/contract';
+import { type UIEvent, useEffect, useMemo, useState } from 'react';
+import Select, {
+  components,
+  type GroupBase,
+  type MenuListProps,
+  type MultiValue,
+  type SingleValue,
+  type StylesConfig,
+} from 'react-select';
+import { ApiResponseError, api } from '../api/client';
+import type { RegistryRecord } from './queries';
+
+export interface Option {
+  value: string;
+  label: string;
+}
+
+/** A cascading selector's parent: options come from `endpoint` with `{[param]: value}` in the body. */
+export interface SelectParent {
+  endpoint: string;
+  param: string;
+  value: string;
+}
+
+interface BaseProps {
+  source: ResourceDef;
+  inputId: string;
+  label: string;
+  disabled?: boolean;
+  parent?: SelectParent;
+  error?: string;
+  onBlur?(): void;
+}
+
+type Props = BaseProps &
+  (
+    | { isMulti: true; value: Option[]; onChange(value: Option[]): void }
+    | { isMulti?: false; value: Option | null; onChange(value: Option | null): void }
+  );
+
+const KEYWORD_DELAY_MS = 300;
+/** Within this many pixels of the end of the menu the next page is requested. */
+const BOTTOM_SLACK_PX = 40;
+
+export function toOption(source: ResourceDef, record: RegistryRecord): Option {
+  const code = String(record[source.code]);
+  const name = record[source.nameField];
+  return { value: code, label: typeof name === 'string' && name ? name : code };
+}
+
+async function fetchOptionsPage(
+  source: ResourceDef,
+  parent: SelectParent | undefined,
+  keyword: string,
+  page: number,
+) {
+  const sortField = source.sortFields.includes(source.nameField) ? source.nameField : '_id';
+  const query = { page, limit: SELECTOR_PAGE_SIZE, keyword, sortField, sortValue: 'asc' };
+  const env = parent
+    ? await api.post<RegistryRecord[]>(parent.endpoint, { [parent.param]: parent.value }, query)
+    : await api.get<RegistryRecord[]>(source.endpoints.list, query);
+  if (env.statusCode !== 200) throw new ApiResponseError(env);
+  const rows = env.data ?? [];
+  return { options: rows.map((r) => toOption(source, r)), total: env.total ?? rows.length };
+}
+
+/**
+ * react-select reports the bottom only for wheel and touch gestures; dragging the scrollbar or
+ * moving with the keyboard scrolls too, so the list itself also watches its scroll position.
+ */
+function MenuList(props: MenuListProps<Option, boolean, GroupBase<Option>>) {
+  const onScroll = (e: UIEvent<HTMLDivElement>) => {
+    const el = e.currentTarget;
+    if (el.scrollTop + el.clientHeight >= el.scrollHeight - BOTTOM_SLACK_PX) {
+      props.selectProps.onMenuScrollToBottom?.(e.nativeEvent as unknown as WheelEvent);
+    }
+  };
+  return <components.MenuList {...props} innerProps={{ ...props.innerProps, onScroll }} />;
+}
+
+/**
+ * A selector over another resource's list: keyword search on the server and the next page of 100
+ * appended on reaching the bottom, while fewer than the total are loaded.
+ */
+export function ResourceSelect(props: Props) {
+  const { source, inputId, label, disabled, parent, error, onBlur } = props;
+  const theme = useTheme();
+  const [opened, setOpened] = useState(false);
+  const [input, setInput] = useState('');
+  const [keyword, setKeyword] = useState('');
+
+  useEffect(() => {
+    const t = setTimeout(() => setKeyword(input.trim()), KEYWORD_DELAY_MS);
+    return () => clearTimeout(t);
+  }, [input]);
+
+  const options = useInfiniteQuery({
+    queryKey: [
+      'options',
+      source.key,
+      parent?.endpoint ?? source.endpoints.list,
+      parent?.value ?? '',
+      keyword,
+    ],
+    queryFn: ({ pageParam }) => fetchOptionsPage(source, parent, keyword, pageParam),
+    initialPageParam: 1,
+    getNextPageParam: (last, pages) => {
+      const loaded = pages.reduce((n, p) => n + p.options.length, 0);
+      return loaded < last.total && last.options.length > 0 ? pages.length + 1 : undefined;
+    },
+    enabled: opened && !disabled,
+    retry: false,
+    staleTime: 30_000,
+  });
+
+  const loaded = useMemo(() => options.data?.pages.flatMap((p) => p.options) ?? [], [options.data]);
+  const failed = options.isError ? source.messages.selectorError : undefined;
+  const message = error ?? failed;
+
+  const loadMore = () => {
+    if (options.hasNextPage && !options.isFetchingNextPage) void options.fetchNextPage();
+  };
+
+  const styles: StylesConfig<Option, boolean> = {
+    control: (base, state) => ({
+      ...base,
+      minHeight: 56,
+      borderRadius: theme.shape.borderRadius,
+      backgroundColor: 'transparent',
+      borderColor: message
+        ? theme.palette.error.main
+        : state.isFocused
+          ? theme.palette.primary.main
+          : theme.palette.action.disabled,
+      boxShadow: state.isFocused
+        ? `0 0 0 1px ${message ? theme.palette.error.main : theme.palette.primary.main}`
+        : 'none',
+      '&:hover': { borderColor: message ? theme.palette.error.main : theme.palette.text.primary },
+    }),
+    valueContainer: (base) => ({ ...base, padding: '6px 12px' }),
+    singleValue: (base, state) => ({
+      ...base,
+      color: state.isDisabled ? theme.palette.text.primary : base.color,
+    }),
+    multiValue: (base) => ({ ...base, backgroundColor: theme.palette.action.selected, borderRadius: 12 }),
+    multiValueLabel: (base) => ({ ...base, color: theme.palette.text.primary, padding: '2px 6px' }),
+    placeholder: (base) => ({ ...base, color: theme.palette.text.secondary }),
+    menuPortal: (base) => ({ ...base, zIndex: theme.zIndex.modal + 1 }),
+    menu: (base) => ({ ...base, zIndex: theme.zIndex.modal + 1 }),
+    indicatorsContainer: (base, state) => ({ ...base, display: state.isDisabled ? 'none' : base.display }),
+  };
+
+  const errorId = `${inputId}-message`;
+  return (
+    <FormControl fullWidth variant="outlined" error={Boolean(message)}>
+      <InputLabel
+        shrink
+        htmlFor={inputId}
+        sx={{ bgcolor: 'background.paper', px: 0.75, ml: -0.75, zIndex: 2 }}
+      >
+        {label}
+      </InputLabel>
+      <Select<Option, boolean>
+        inputId={inputId}
+        instanceId={inputId}
+        isMulti={props.isMulti}
+        isDisabled={disabled}
+        isClearable={!disabled}
+        value={props.value}
+        onChange={(v) => {
+          if (props.isMulti) props.onChange([...(v as MultiValue<Option>)]);
+          else props.onChange((v as SingleValue<Option>) ?? null);
+        }}
+        onBlur={onBlur}
+        options={loaded}
+        filterOption={null}
+        inputValue={input}
+        onInputChange={(value, meta) => {
+          if (meta.action === 'input-change' || meta.action === 'set-value' || meta.action === 'menu-close')
+            setInput(meta.action === 'input-change' ? value : '');
+        }}
+        onMenuOpen={() => setOpened(true)}
+        onMenuScrollToBottom={loadMore}
+        isLoading={options.isFetching}
+        noOptionsMessage={failed ? () => failed : undefined}
+        components={{ MenuList }}
+        menuPortalTarget={typeof document === 'undefined' ? undefined : document.body}
+        menuPlacement="auto"
+        styles={styles}
+        aria-invalid={Boolean(message)}
+        aria-errormessage={message ? errorId : undefined}
+      />
+      {message && <FormHelperText id={errorId}>{message}</FormHelperText>}
+    </FormControl>
+  );
+}

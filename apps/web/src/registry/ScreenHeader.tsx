@@ -1,0 +1,46 @@
+import ArrowBackIcon from '@mui/icons-material/ArrowBack';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Typography from '@mui/material/Typography';
+import type { ReactNode } from 'react';
+import { useNavigate } from 'react-router';
+
+interface Props {
+  title: string;
+  subtitle?: string;
+  back?: string;
+  actions?: ReactNode;
+}
+
+/** Title row shared by every registry screen: Back on the left, screen actions on the right. */
+export function ScreenHeader({ title, subtitle, back, actions }: Props) {
+  const navigate = useNavigate();
+  return (
+    <Box
+      sx={{
+        display: 'flex',
+        flexWrap: 'wrap',
+        alignItems: 'center',
+        gap: 2,
+        mb: { xs: 2.5, md: 3 },
+      }}
+    >
+      {back && (
+        <Button variant="outlined" startIcon={<ArrowBackIcon />} onClick={() => navigate(back)}>
+          Back
+        </Button>
+      )}
+      <Box sx={{ flex: '1 1 auto', minWidth: 0 }}>
+        <Typography variant="h1" sx={{ overflowWrap: 'anywhere' }}>
+          {title}
+        </Typography>
+        {subtitle && (
+          <Typography color="text.secondary" sx={{ mt: 0.5, overflowWrap: 'anywhere' }}>
+            {subtitle}
+          </Typography>
+        )}
+      </Box>
+      {actions && <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>{actions}</Box>}
+    </Box>
+  );
+}

@@ -1,0 +1,61 @@
+import { ROWS_PER_PAGE_OPTIONS } from '@wfc/contract';
+
+export interface TableQuery {
+  keyword: string;
+  sortField: string;
+  sortValue: 'asc' | 'desc';
+  page: number;
+  limit: number;
+}
+
+export const DEFAULT_TABLE_QUERY: TableQuery = {
+  keyword: '',
+  sortField: '_id',
+  sortValue: 'desc',
+  page: 1,
+  limit: ROWS_PER_PAGE_OPTIONS[0],
+};
+
+const isRowsPerPage = (n: number) => (ROWS_PER_PAGE_OPTIONS as readonly number[]).includes(n);
+
+/**
+ * The table query lives in the URL so that Back from a record, a reload or a shared link shows the
+ * same page, sort and filter. Anything unknown falls back to the default.
+ */
+export function readTableQuery(params: URLSearchParams, sortFields: readonly string[]): TableQuery {
+  const page = Number.parseInt(params.get('page') ?? '', 10);
+  const limit = Number.parseInt(params.get('limit') ?? '', 10);
+  const sortField = params.get('sortField') ?? '';
+  return {
+    keyword: params.get('keyword') ?? '',
+    sortField: sortFields.includes(sortField) ? sortField : DEFAULT_TABLE_QUERY.sortField,
+    sortValue: params.get('sortValue') === 'asc' ? 'asc' : 'desc',
+    page: Number.isFinite(page) && page >= 1 ? page : DEFAULT_TABLE_QUERY.page,
+    limit: isRowsPerPage(limit) ? limit : DEFAULT_TABLE_QUERY.limit,
+  };
+}
+
+/** Only values that differ from the default are written, so a fresh list keeps a clean URL. */
+export function writeTableQuery(query: TableQuery): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const key of ['keyword', 'sortField', 'sortValue', 'page', 'limit'] as const) {
+    if (query[key] !== DEFAULT_TABLE_QUERY[key]) params.set(key, String(query[key]));
+  }
+  return params;
+}
+
+/** The current sort header toggles its direction; another header starts ascending. */
+export function nextSort(query: TableQuery, sortField: string): TableQuery {
+  const sortValue = query.sortField === sortField && query.sortValue === 'asc' ? 'desc' : 'asc';
+  return { ...query, sortField, sortValue, page: 1 };
+}
+
+export const withLimit = (query: TableQuery, limit: number): TableQuery => ({ ...query, limit, page: 1 });
+
+export const withKeyword = (query: TableQuery, keyword: string): TableQuery => ({
+  ...query,
+  keyword: keyword.trim(),
+  page: 1,
+});
+
+export const lastPage = (total: number, limit: number) => Math.max(1, Math.ceil(total / limit));

@@ -1,0 +1,290 @@
+import { cleanup, screen, waitFor, waitForElementToBeRemoved, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { type Call, ok, renderRegistry, reply, SCREEN_TEST_TIMEOUT } from './harness';
+
+type Gender = {
+  genderCode: string;
+  genderName: string;
+  createdAt: string;
+  updatedAt: string;
+};
+
+const NAMES =
+  'Alpha Bravo Charlie Delta Echo Foxtrot Golf Hotel India Juliett Kilo Lima Mike November Oscar Papa Quebec Romeo Sierra Tango Uniform Victor Whiskey'.split(
+    ' ',
+  );
+
+function genders(): Gender[] {
+  return NAMES.map((genderName, i) => ({
+    genderCode: `GENDER-${String(i + 1).padStart(2, '0')}`,
+    genderName,
+    createdAt: new Date(Date.UTC(2024, 0, i + 1)).toISOString(),
+    updatedAt: new Date(Date.UTC(2024, 0, i + 1)).toISOString(),
+  }));
+}
+
+/** The HTTP list contract, over an array: keyword, sort and paging as the server applies them. */
+function listOf<T extends Record<string, unknown>>(rows: () => T[]) {
+  return reply((call: Call) => {
+    const { keyword = '', sortField = '_id', sortValue = 'desc' } = call.query;
+    const page = Number(call.query.page ?? 1);
+    const limit = Number(call.query.limit ?? 10);
+    const all = rows().filter((r) =>
+      Object.values(r).some((v) => typeof v === 'string' && v.toLowerCase().includes(keyword.toLowerCase())),
+    );
+    const key = sortField === '_id' ? 'createdAt' : sortField;
+    all.sort((a, b) => String(a[key]).localeCompare(String(b[key])) * (sortValue === 'asc' ? 1 : -1));
+    return ok(all.slice((page - 1) * limit, page * limit), 'Fetched', all.length);
+  });
+}
+
+const GENDER_ALL = ['VIEW_GENDERS', 'CREATE_GENDER', 'UPDATE_GENDER', 'DELETE_GENDER'];
+
+const bodyRows = () => within(screen.getByRole('table')).getAllByRole('row').slice(1);
+const firstCellTexts = () => bodyRows().map((r) => within(r).getAllByRole('cell')[1].textContent);
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  window.localStorage.clear();
+});
+
+describe('shared list screen', { timeout: SCREEN_TEST_TIMEOUT }, () => {
+  it('loads page 1 of 10 sorted by _id descending and shows the range and bounds', async () => {
+    const api = renderRegistry('/registry/genders', GENDER_ALL, { GetGenders: listOf(genders) });
+    expect(await screen.findByRole('cell', { name: 'Whiskey' })).toBeTruthy();
+    expect(api.lastCallTo('GetGenders')?.query).toMatchObject({
+      page: '1',
+      limit: '10',
+      sortField: '_id',
+      sortValue: 'desc',
+    });
+    expect(screen.getByRole('heading', { level: 1, name: 'Genders' })).toBeTruthy();
+    expect(bodyRows()).toHaveLength(10);
+    expect(screen.getByText('1 - 10 of 23')).toBeTruthy();
+    expect(screen.getByText('Rows per page:')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Go to first page' }).hasAttribute('disabled')).toBe(true);
+    expect(screen.getByRole('button', { name: 'Go to previous page' }).hasAttribute('disabled')).toBe(true);
+    expect(screen.getByRole('button', { name: 'Go to next page' }).hasAttribute('disabled')).toBe(false);
+    expect(screen.getByRole('button', { name: 'Go to last page' }).hasAttribute('disabled')).toBe(false);
+  });
+
+  it('pages forward to the end, where next and last are disabled', async () => {
+    const user = userEvent.setup();
+    const api = renderRegistry('/registry/genders', GENDER_ALL, { GetGenders: listOf(genders) });
+    await screen.findByRole('cell', { name: 'Whiskey' });
+    await user.click(screen.getByRole('button', { name: 'Go to next page' }));
+    expect(await screen.findByText('11 - 20 of 23')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Go to last page' }));
+    expect(await screen.findByText('21 - 23 of 23')).toBeTruthy();
+    expect(api.lastCallTo('GetGenders')?.query.page).toBe('3');
+    expect(firstCellTexts()).toEqual(['Charlie', 'Bravo', 'Alpha']);
+    expect(screen.getByRole('button', { name: 'Go to next page' }).hasAttribute('disabled')).toBe(true);
+    expect(screen.getByRole('button', { name: 'Go to last page' }).hasAttribute('disabled')).toBe(true);
+    await user.click(screen.getByRole('button', { name: 'Go to first page' }));
+    expect(await screen.findByText('1 - 10 of 23')).toBeTruthy();
+  });
+
+  it('sorts ascending on a new header and toggles on the current one', async () => {
+    const user = userEvent.setup();
+    const api = renderRegistry('/registry/genders', GENDER_ALL, { GetGenders: listOf(genders) });
+    await screen.findByRole('cell', { name: 'Whiskey' });
+    await user.click(screen.getByRole('button', { name: 'Gender Name' }));
+    await waitFor(() => expect(firstCellTexts()[0]).toBe('Alpha'));
+    expect(api.lastCallTo('GetGenders')?.query).toMatchObject({ sortField: 'genderName', sortValue: 'asc' });
+    await user.click(screen.getByRole('button', { name: /Gender Name/ }));
+    await waitFor(() => expect(firstCellTexts()[0]).toBe('Whiskey'));
+    expect(api.lastCallTo('GetGenders')?.query).toMatchObject({ sortField: 'genderName', sortValue: 'desc' });
+    await user.click(screen.getByRole('button', { name: 'Created At' }));
+    await waitFor(() =>
+      expect(api.lastCallTo('GetGenders')?.query).toMatchObject({ sortField: 'createdAt', sortValue: 'asc' }),
+    );
+  });
+
+  it('resets to page 1 when rows per page changes', async () => {
+    const user = userEvent.setup();
+    const api = renderRegistry('/registry/genders?page=2', GENDER_ALL, { GetGenders: listOf(genders) });
+    expect(await screen.findByText('11 - 20 of 23')).toBeTruthy();
+    await user.click(screen.getByRole('combobox', { name: /Rows per page/ }));
+    const options = within(screen.getByRole('listbox')).getAllByRole('option');
+    expect(options.map((o) => o.textContent)).toEqual(['10', '15', '20', '25', '30']);
+    await user.click(screen.getByRole('option', { name: '20' }));
+    expect(await screen.findByText('1 - 20 of 23')).toBeTruthy();
+    expect(api.lastCallTo('GetGenders')?.query).toMatchObject({ page: '1', limit: '20' });
+  });
+
+  it('submitting the filter sets the keyword and returns to page 1', async () => {
+    const user = userEvent.setup();
+    const api = renderRegistry('/registry/genders?page=2', GENDER_ALL, { GetGenders: listOf(genders) });
+    await screen.findByText('11 - 20 of 23');
+    await user.type(screen.getByPlaceholderText('Filter...'), 'ra{Enter}');
+    await waitFor(() =>
+      expect(api.lastCallTo('GetGenders')?.query).toMatchObject({ keyword: 'ra', page: '1' }),
+    );
+    expect(await screen.findByText('1 - 2 of 2')).toBeTruthy();
+    expect(firstCellTexts().sort()).toEqual(['Bravo', 'Sierra']);
+  });
+
+  it('shows the module empty text when nothing matches', async () => {
+    renderRegistry('/registry/genders', GENDER_ALL, { GetGenders: ok([], 'Fetched', 0) });
+    expect(
+      await screen.findByText('No gender added yet (or) No gender matching the current filter'),
+    ).toBeTruthy();
+    expect(screen.getByText('0 - 0 of 0')).toBeTruthy();
+  });
+
+  it('shows the server message in place of the screen on a non-200 answer', async () => {
+    renderRegistry('/registry/genders', GENDER_ALL, {
+      GetGenders: { statusCode: 500, message: 'An unexpected error occurred' },
+    });
+    expect(await screen.findByRole('alert')).toHaveProperty('textContent', 'An unexpected error occurred');
+    expect(screen.queryByRole('table')).toBeNull();
+    expect(screen.queryByPlaceholderText('Filter...')).toBeNull();
+  });
+
+  it('offers View, Edit, Delete for the selected row by permission, and clears the selection', async () => {
+    const user = userEvent.setup();
+    renderRegistry('/registry/genders', ['VIEW_GENDERS', 'UPDATE_GENDER'], { GetGenders: listOf(genders) });
+    await screen.findByRole('cell', { name: 'Whiskey' });
+    expect(screen.queryByRole('button', { name: /Add Gender/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'View' })).toBeNull();
+    await user.click(screen.getByRole('radio', { name: 'Select Victor' }));
+    const actions = screen.getByRole('toolbar', { name: 'Selected row actions' });
+    expect(
+      within(actions)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['View', 'Edit', 'Clear selection']);
+    expect((screen.getByRole('radio', { name: 'Select Victor' }) as HTMLInputElement).checked).toBe(true);
+    await user.click(screen.getByRole('button', { name: 'Clear selection' }));
+    expect(screen.queryByRole('toolbar')).toBeNull();
+    expect((screen.getByRole('radio', { name: 'Select Victor' }) as HTMLInputElement).checked).toBe(false);
+  });
+
+  it('keys rows by entity code', async () => {
+    const user = userEvent.setup();
+    const api = renderRegistry('/registry/genders', GENDER_ALL, { GetGenders: listOf(genders) });
+    await screen.findByRole('cell', { name: 'Whiskey' });
+    await user.click(screen.getByRole('radio', { name: 'Select Whiskey' }));
+    expect((screen.getByRole('radio', { name: 'Select Whiskey' }) as HTMLInputElement).value).toBe(
+      'GENDER-23',
+    );
+    await user.click(screen.getByRole('button', { name: 'Edit' }));
+    await waitFor(() => expect(api.router.state.location.pathname).toBe('/registry/gender/edit/GENDER-23'));
+    expect(api.router.state.location.state).toEqual({ back: '/registry/genders' });
+  });
+
+  it('Add passes the current list path, query included, as the back target', async () => {
+    const user = userEvent.setup();
+    const api = renderRegistry('/registry/genders?page=2', GENDER_ALL, {
+      GetGenders: listOf(genders),
+    });
+    await screen.findByText('11 - 20 of 23');
+    await user.click(screen.getByRole('button', { name: 'Add Gender' }));
+    await waitFor(() => expect(api.router.state.location.pathname).toBe('/registry/gender/create'));
+    expect(api.router.state.location.state).toEqual({ back: '/registry/genders?page=2' });
+  });
+
+  it('asks before deleting, then reloads the page with the success toast', async () => {
+    const user = userEvent.setup();
+    let rows = genders();
+    const api = renderRegistry('/registry/genders', GENDER_ALL, {
+      GetGenders: listOf(() => rows),
+      DeleteGender: reply((call) => {
+        rows = rows.filter((r) => r.genderCode !== call.body.genderCode);
+        return ok(null, 'Gender deleted successfully');
+      }),
+    });
+    await screen.findByRole('cell', { name: 'Whiskey' });
+    await user.click(screen.getByRole('radio', { name: 'Select Whiskey' }));
+    await user.click(screen.getByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete gender?' });
+    expect(dialog.textContent).toContain('Are you sure you want to delete "Whiskey"?');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitForElementToBeRemoved(() => screen.queryByRole('dialog'));
+    expect(api.callsTo('DeleteGender')).toHaveLength(0);
+    await user.click(screen.getByRole('button', { name: 'Delete' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Gender deleted successfully')).toBeTruthy();
+    expect(api.lastCallTo('DeleteGender')?.body).toEqual({ genderCode: 'GENDER-23' });
+    await waitFor(() => expect(screen.queryByRole('cell', { name: 'Whiskey' })).toBeNull());
+    expect(screen.getByText('1 - 10 of 22')).toBeTruthy();
+    expect(api.lastCallTo('GetGenders')?.query.page).toBe('1');
+  });
+
+  it('shows the server message when a delete is refused and keeps the row', async () => {
+    const user = userEvent.setup();
+    renderRegistry('/registry/genders', GENDER_ALL, {
+      GetGenders: listOf(genders),
+      DeleteGender: {
+        statusCode: 409,
+        message: 'Cannot delete this gender: it is still used by 2 profiles',
+      },
+    });
+    await screen.findByRole('cell', { name: 'Whiskey' });
+    await user.click(screen.getByRole('radio', { name: 'Select Whiskey' }));
+    await user.click(screen.getByRole('button', { name: 'Delete' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Cannot delete this gender: it is still used by 2 profiles')).toBeTruthy();
+    await waitForElementToBeRemoved(() => screen.queryByRole('dialog'));
+    expect(screen.getByRole('cell', { name: 'Whiskey' })).toBeTruthy();
+  });
+
+  it('offers View only on permissions and audit logs', async () => {
+    const user = userEvent.setup();
+    renderRegistry(
+      '/registry/permissions',
+      ['VIEW_PERMISSIONS', 'CREATE_ROLE', 'UPDATE_ROLE', 'DELETE_ROLE'],
+      {
+        GetPermissions: ok(
+          [
+            {
+              permissionCode: 'PERM-1',
+              permissionName: 'VIEW_ROLES',
+              permissionDescription: 'View roles',
+              createdAt: '2024-01-01T00:00:00Z',
+            },
+          ],
+          'Permissions fetched successfully',
+          1,
+        ),
+      },
+    );
+    await user.click(await screen.findByRole('radio', { name: 'Select VIEW_ROLES' }));
+    expect(
+      within(screen.getByRole('toolbar'))
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['View', 'Clear selection']);
+    expect(screen.queryByRole('button', { name: /^Add/ })).toBeNull();
+  });
+
+  it('lists a sub-list through its endpoint with the parent code in the body', async () => {
+    const api = renderRegistry('/registry/country/COUNTRY-1/states', ['VIEW_COUNTRIES', 'VIEW_STATES'], {
+      GetCountryByCode: ok({ countryCode: 'COUNTRY-1', name: 'Germany', iso2: 'DE', iso3: 'DEU' }),
+      GetStatesByCountryCode: ok(
+        [
+          {
+            stateCode: 'STATE-1',
+            name: 'Bavaria',
+            iso: 'BY',
+            country: { countryCode: 'COUNTRY-1', name: 'Germany' },
+          },
+        ],
+        'States fetched successfully',
+        1,
+      ),
+    });
+    expect(await screen.findByRole('cell', { name: 'Bavaria' })).toBeTruthy();
+    const call = api.lastCallTo('GetStatesByCountryCode');
+    expect(call?.method).toBe('POST');
+    expect(call?.body).toEqual({ countryCode: 'COUNTRY-1' });
+    expect(call?.query).toMatchObject({ page: '1', limit: '10', sortField: '_id', sortValue: 'desc' });
+    expect(screen.getByRole('heading', { level: 1, name: 'Country States' })).toBeTruthy();
+    expect(await screen.findByText('Country: Germany')).toBeTruthy();
+    const back = screen.getByRole('button', { name: 'Back' });
+    await userEvent.setup().click(back);
+    await waitFor(() => expect(api.router.state.location.pathname).toBe('/registry/country/COUNTRY-1'));
+  });
+});
