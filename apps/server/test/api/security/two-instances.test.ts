@@ -1,0 +1,72 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../../src/app.ts';
+import { bootstrap } from '../../../src/bootstrap.ts';
+import { testConfig } from '../../../src/config/config.ts';
+import { type DbHandle, openDatabase } from '../../../src/db/client.ts';
+import { makeServices } from '../../../src/services.ts';
+import { ADMIN_PASSWORD, formEncode } from '../../support/app.ts';
+import { freshDatabase } from '../../support/db.ts';
+
+const onPostgres = Boolean(process.env.DATABASE_URL);
+
+/**
+ * DECISIONS.md section 1: any number of stateless instances may share one PostgreSQL database.
+ * PGlite lives inside one process, so there is no second instance to start there.
+ */
+describe.skipIf(!onPostgres)(
+  'two server instances on one PostgreSQL database (skipped on PGlite: needs DATABASE_URL)',
+  () => {
+    let shared: DbHandle & { url?: string };
+    let second: DbHandle;
+    let a: FastifyInstance;
+    let b: FastifyInstance;
+
+    beforeAll(async () => {
+      shared = await freshDatabase();
+      await bootstrap(shared.db, ADMIN_PASSWORD);
+      // A separate pool for the second instance: nothing in memory is shared between the two.
+      second = await openDatabase({ dataDir: 'memory://', databaseUrl: shared.url, poolSize: 3 });
+      const config = testConfig({ WEB_DIST: '/nonexistent/' });
+      a = await buildApp(makeServices(shared.db, config));
+      b = await buildApp(makeServices(second.db, config));
+    });
+    afterAll(async () => {
+      await a?.close();
+      await b?.close();
+      await second?.close();
+      await shared?.close();
+    });
+
+    const login = (app: FastifyInstance, password: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/login',
+        payload: formEncode({ username: 'admin', password }),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+    const get = (app: FastifyInstance, path: string, cookie: string) =>
+      app.inject({ method: 'GET', url: `/api/${path}`, headers: { cookie } });
+
+    it('a session made on one is honoured by the other, and a sign-out on either ends it on both', async () => {
+      const res = await login(a, ADMIN_PASSWORD);
+      expect(res.statusCode).toBe(200);
+      const cookie = `sid=${res.cookies.find((c) => c.name === 'sid')!.value}`;
+      expect((await get(b, 'GetSession', cookie)).json().data.username).toBe('admin');
+      expect((await get(b, 'logout', cookie)).statusCode).toBe(200);
+      expect((await get(a, 'GetSession', cookie)).statusCode).toBe(401);
+      expect((await get(b, 'GetSession', cookie)).statusCode).toBe(401);
+    });
+
+    it('failed sign-ins counted on one instance throttle the other', async () => {
+      for (let i = 0; i < 3; i++) expect((await login(a, `wrong-${i}-password`)).statusCode).toBe(401);
+      for (let i = 0; i < 2; i++) expect((await login(b, `wrong-${i}-password`)).statusCode).toBe(401);
+      expect((await login(a, ADMIN_PASSWORD)).statusCode).toBe(429);
+      expect((await login(b, ADMIN_PASSWORD)).statusCode).toBe(429);
+    });
+  },
+);
+
+describe.runIf(!onPostgres)('two server instances', () => {
+  it.skip('need DATABASE_URL: PGlite lives inside one process, so there is no second instance', () => {});
+});
