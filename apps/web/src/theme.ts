@@ -36,6 +36,13 @@ export const theme = createTheme({
         // Keyboard users always see where they are, whatever the component's own focus styling.
         ':focus-visible': focusRing,
         a: { color: BRAND_GREEN_TEXT },
+        // Set on the toast container rather than :root so they win over the bundled stylesheet's defaults.
+        '.Toastify': {
+          '--toastify-color-success': BRAND_GREEN,
+          '--toastify-color-progress-success': BRAND_GREEN,
+          '--toastify-font-family': 'inherit',
+          '--toastify-text-color-light': '#374151',
+        },
       },
     },
     MuiButtonBase: { styleOverrides: { root: { '&.Mui-focusVisible': focusRing } } },

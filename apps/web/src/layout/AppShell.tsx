@@ -34,15 +34,17 @@ function useForgetDataOnSignOut() {
 }
 
 function useScreenChrome() {
-  const location = useLocation();
+  const { pathname, hash } = useLocation();
   const navigationType = useNavigationType();
   useEffect(() => {
-    document.title = documentTitle(location.pathname);
-  }, [location.pathname]);
+    document.title = documentTitle(pathname);
+  }, [pathname]);
+  // A new screen or hash starts at its top or its target; a changed query string (a table's next
+  // page) keeps the position, and back/forward keep the browser's own scroll restoration.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: pathname is the trigger, not an input.
   useEffect(() => {
-    // Back and forward keep the browser's own scroll restoration.
-    if (navigationType !== 'POP') scrollToHash(location.hash);
-  }, [location.hash, navigationType]);
+    if (navigationType !== 'POP') scrollToHash(hash);
+  }, [pathname, hash, navigationType]);
 }
 
 function SkipLink() {
