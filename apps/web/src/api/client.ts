@@ -49,7 +49,8 @@ export function apiUrl(path: string, query?: Query): string {
   const url = `${API_BASE_URL}/api/${path.replace(/^\/+/, '')}`;
   if (!query) return url;
   const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
+  for (const [k, v] of Object.entries(query))
+    if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
   const qs = params.toString();
   return qs ? `${url}?${qs}` : url;
 }
