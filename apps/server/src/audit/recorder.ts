@@ -16,11 +16,10 @@ export interface AuditEntry {
   actor: AuditActor | null;
 }
 
-/** Written with the same executor as the change, so both commit or neither does. */
-export async function recordAudit(db: Executor, entry: AuditEntry) {
+function auditRow(entry: AuditEntry) {
   const before = entry.before === undefined ? null : scrub(entry.before);
   const after = entry.after === undefined ? null : scrub(entry.after);
-  await db.insert(audits).values({
+  return {
     auditCode: newCode('AUDIT-'),
     action: entry.action,
     collection: entry.collection,
@@ -29,5 +28,15 @@ export async function recordAudit(db: Executor, entry: AuditEntry) {
     changes: diff(before, after),
     userCode: entry.actor?.userCode ?? null,
     username: entry.actor?.username ?? null,
-  });
+  };
+}
+
+/** Written with the same executor as the change, so both commit or neither does. */
+export async function recordAudit(db: Executor, entry: AuditEntry) {
+  await db.insert(audits).values(auditRow(entry));
+}
+
+/** Many records in one statement, for bulk changes; callers keep a batch under 5,000 entries. */
+export async function recordAudits(db: Executor, entries: readonly AuditEntry[]) {
+  if (entries.length) await db.insert(audits).values(entries.map(auditRow));
 }

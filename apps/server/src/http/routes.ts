@@ -57,6 +57,8 @@ export interface ApiRoute<B extends ZodType = ZodType, Q extends ZodType = ZodTy
   query?: Q;
   /** Multipart bodies are parsed by the handler itself (files). */
   multipart?: boolean;
+  /** Bytes, for the few routes whose bodies are bulk data; otherwise the app's limit. */
+  bodyLimit?: number;
   /** Returns the envelope's message and data, or nothing when it wrote the reply itself. */
   handler(ctx: RouteContext<z.output<B>, z.output<Q>>): Promise<HandlerResult | undefined>;
 }
@@ -88,6 +90,7 @@ export function registerApiRoutes(app: FastifyInstance, routes: readonly ApiRout
     app.route({
       method: route.method,
       url: `${API_PREFIX}/${route.path}`,
+      ...(route.bodyLimit ? { bodyLimit: route.bodyLimit } : {}),
       handler: async (req, reply) => {
         let session: ActiveSession | null = null;
         const sid = req.cookies?.[cookieName];

@@ -1,4 +1,240 @@
-import type { ApiRoute } from '../http/routes.ts';
+import {
+  createUpdatePerformancesSchema,
+  type ListQuery,
+  normaliseListQuery,
+  PERFORMANCE_CSV_FILENAME,
+  PERFORMANCE_ENDPOINTS,
+  PERFORMANCE_HISTORY_DEFAULTS,
+  PERFORMANCE_HISTORY_SORT_FIELDS,
+  PERFORMANCE_LIST_DEFAULTS,
+  PERFORMANCE_MESSAGES,
+  PERFORMANCE_SORT_FIELDS,
+  type PerformanceSkillColumn,
+  performanceByCodeSchema,
+  performanceDateQuerySchema,
+  performancesByDateAndEmployeesSchema,
+  performancesByEmployeeSchema,
+} from '@wfc/contract';
+import { sql } from 'drizzle-orm';
+import type { Executor } from '../db/client.ts';
+import { badRequest, notFound } from '../http/envelope.ts';
+import { type ApiRoute, allOf, anyOf, defineRoute } from '../http/routes.ts';
+import { csvStream } from './csv.ts';
+import { localIsoDate } from './dates.ts';
+import {
+  type BaseRow,
+  countEmployees,
+  type DateGridQuery,
+  findPerformance,
+  gridRows,
+  historyRows,
+  listSkills,
+  withSkills,
+} from './read.ts';
+import { savePerformances } from './save.ts';
+import { rowsOf, textSet } from './sql.ts';
 
-/** The Performance Snapshot's calls (SPEC.md section 7). */
-export const performanceRoutes: ApiRoute[] = [];
+const TAG = 'Performances';
+const canView = anyOf('VIEW_PERFORMANCES');
+// Saving both creates rows and changes them, so it needs both (SPEC.md section 6).
+const canSave = allOf('CREATE_PERFORMANCE', 'UPDATE_PERFORMANCE');
+/** 20,000 scores as JSON are about 1.5 MB; a batch may hold up to 10,000 rows. */
+const SAVE_BODY_LIMIT = 16 * 1024 * 1024;
+
+type Raw = Record<string, unknown>;
+
+/** A whitelisted sort field, or a 400 like every other list's. */
+function sortFieldOf<T extends string>(query: ListQuery, allowed: readonly T[]): T {
+  const field = allowed.find((f) => f === query.sortField);
+  if (!field) {
+    throw badRequest('Invalid input', [
+      { field: 'sortField', message: `Cannot sort by '${query.sortField.slice(0, 50)}'` },
+    ]);
+  }
+  return field;
+}
+
+const dateOr = (date: string | undefined) => date ?? localIsoDate(new Date());
+
+function gridQuery(raw: Raw, date: string | undefined, paged: boolean): DateGridQuery {
+  const query = normaliseListQuery(raw, PERFORMANCE_LIST_DEFAULTS);
+  return {
+    date: dateOr(date),
+    filter: { kind: 'keyword', keyword: query.keyword },
+    sortField: sortFieldOf(query, PERFORMANCE_SORT_FIELDS),
+    sortValue: query.sortValue,
+    ...(paged ? { page: { limit: query.limit, offset: (query.page - 1) * query.limit } } : {}),
+  };
+}
+
+/** Every matching row, unpaged: the report and its CSV. */
+async function reportRows(
+  db: Executor,
+  raw: Raw,
+  date: string | undefined,
+  skills?: PerformanceSkillColumn[],
+) {
+  return withSkills(db, await gridRows(db, gridQuery(raw, date, false)), skills);
+}
+
+async function reportHandler(db: Executor, raw: Raw, date: string | undefined) {
+  const rows = await reportRows(db, raw, date);
+  return { message: PERFORMANCE_MESSAGES.report, data: rows, total: rows.length };
+}
+
+const totalOf = (rows: readonly BaseRow[]) => rows[0]?.total ?? 0;
+
+export const performanceRoutes: ApiRoute[] = [
+  defineRoute({
+    method: 'GET',
+    path: PERFORMANCE_ENDPOINTS.list,
+    summary: 'The grid for one date: a page of employees with their scores and averages',
+    tag: TAG,
+    access: canView,
+    query: performanceDateQuerySchema,
+    async handler(ctx) {
+      const db = ctx.services.db;
+      const q = gridQuery(ctx.query, ctx.query.date, true);
+      const base = await gridRows(db, q);
+      const total = base.length ? totalOf(base) : await countEmployees(db, q.filter);
+      return { message: PERFORMANCE_MESSAGES.listed, data: await withSkills(db, base), total };
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: PERFORMANCE_ENDPOINTS.save,
+    summary: 'Creates and updates many rows at once: all are saved or none',
+    tag: TAG,
+    access: canSave,
+    bodyLimit: SAVE_BODY_LIMIT,
+    body: createUpdatePerformancesSchema,
+    async handler(ctx) {
+      const saved = await ctx.services.db.transaction((tx) =>
+        savePerformances(tx, ctx.body.performances, ctx.actor),
+      );
+      return { message: PERFORMANCE_MESSAGES.saved, data: saved, total: saved.length };
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: PERFORMANCE_ENDPOINTS.byCode,
+    summary: 'One saved row with its averages as of its date',
+    tag: TAG,
+    access: canView,
+    body: performanceByCodeSchema,
+    async handler(ctx) {
+      const db = ctx.services.db;
+      const found = await findPerformance(db, ctx.body.performanceCode);
+      if (!found) throw notFound(PERFORMANCE_MESSAGES.notFound);
+      const base = await gridRows(db, {
+        date: found.date,
+        filter: { kind: 'codes', codes: [found.employeeCode] },
+        sortField: 'name',
+        sortValue: 'asc',
+      });
+      const [row] = await withSkills(db, base);
+      return { message: PERFORMANCE_MESSAGES.fetched, data: row };
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: PERFORMANCE_ENDPOINTS.byDateAndEmployees,
+    summary: 'The rows of some employees for one date',
+    tag: TAG,
+    access: canView,
+    body: performancesByDateAndEmployeesSchema,
+    async handler(ctx) {
+      const db = ctx.services.db;
+      const codes = ctx.body.employeeCodes;
+      const known = new Set(
+        (
+          await rowsOf<{ code: string }>(
+            db,
+            sql`select employee_code as code from employees where employee_code in (${textSet(codes)})`,
+          )
+        ).map((r) => r.code),
+      );
+      const errors = codes.flatMap((code, i) =>
+        known.has(code)
+          ? []
+          : [{ field: `employeeCodes.${i}`, message: PERFORMANCE_MESSAGES.employeeNotFound }],
+      );
+      if (errors.length) throw badRequest('Invalid input', errors);
+      const base = codes.length
+        ? await gridRows(db, {
+            date: dateOr(ctx.body.date),
+            filter: { kind: 'codes', codes },
+            sortField: 'name',
+            sortValue: 'asc',
+          })
+        : [];
+      return { message: PERFORMANCE_MESSAGES.listed, data: await withSkills(db, base), total: base.length };
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: PERFORMANCE_ENDPOINTS.byEmployee,
+    summary: "One employee's saved dates (paged, sorted by date or an average, keyword over the date)",
+    tag: TAG,
+    access: canView,
+    body: performancesByEmployeeSchema,
+    async handler(ctx) {
+      const db = ctx.services.db;
+      const employeeCode = ctx.body.employeeCode;
+      const [employee] = await rowsOf<{ one: number }>(
+        db,
+        sql`select 1 as one from employees where employee_code = ${employeeCode}`,
+      );
+      if (!employee) throw notFound(PERFORMANCE_MESSAGES.employeeNotFound);
+      const query = normaliseListQuery(ctx.req.query as Raw, PERFORMANCE_HISTORY_DEFAULTS);
+      const sortField = sortFieldOf(query, PERFORMANCE_HISTORY_SORT_FIELDS);
+      const first = { employeeCode, keyword: query.keyword, sortField, sortValue: query.sortValue };
+      const offset = (query.page - 1) * query.limit;
+      const base = await historyRows(db, { ...first, limit: query.limit, offset });
+      // Past the last page the window count has no row to ride on; ask for it alone.
+      const total =
+        base.length || offset === 0
+          ? totalOf(base)
+          : totalOf(await historyRows(db, { ...first, limit: 1, offset: 0 }));
+      return { message: PERFORMANCE_MESSAGES.listed, data: await withSkills(db, base), total };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: PERFORMANCE_ENDPOINTS.report,
+    summary: 'Every matching row for one date, unpaged',
+    tag: TAG,
+    access: canView,
+    query: performanceDateQuerySchema,
+    handler: (ctx) => reportHandler(ctx.services.db, ctx.query, ctx.query.date),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: PERFORMANCE_ENDPOINTS.report,
+    summary: 'Every matching row for one date, unpaged',
+    tag: TAG,
+    access: canView,
+    body: performanceDateQuerySchema,
+    handler: (ctx) => reportHandler(ctx.services.db, ctx.body, ctx.body.date),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: PERFORMANCE_ENDPOINTS.exportCsv,
+    summary: `${PERFORMANCE_CSV_FILENAME}: every matching row for one date, in the grid's columns`,
+    tag: TAG,
+    access: canView,
+    query: performanceDateQuerySchema,
+    async handler(ctx) {
+      const db = ctx.services.db;
+      // One skill list for the header and the rows, so their columns cannot disagree.
+      const skills = await listSkills(db);
+      const rows = await reportRows(db, ctx.query, ctx.query.date, skills);
+      await ctx.reply
+        .header('Content-Type', 'text/csv; charset=utf-8')
+        .header('Content-Disposition', `attachment; filename="${PERFORMANCE_CSV_FILENAME}"`)
+        .header('Cache-Control', 'no-store')
+        .send(csvStream(skills, rows));
+      return undefined;
+    },
+  }),
+];

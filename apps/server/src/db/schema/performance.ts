@@ -1,9 +1,30 @@
-import { date, index, numeric, pgTable, primaryKey, smallint, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  date,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { createdAt, id, updatedAt } from './columns.ts';
 import { employees } from './people.ts';
 import { skills } from './reference.ts';
 
-/** One row per employee and date; `dailyAverage` is kept in step with its scores on every save. */
+/*
+ * Averages are means of means of small integers (1/3, 1/7, ...). Keeping 30 decimals lets the
+ * reader round to two decimals exactly (see performance/sql.ts), whatever the volume.
+ */
+const exact = (name: string) => numeric(name, { precision: 36, scale: 30 });
+
+/**
+ * One row per employee and date. Kept in step with its scores on every save:
+ * `dailyAverage` (null when nothing is scored) and the running sum and count of the daily
+ * averages from the 1st of the month up to and including this date, so that any date's monthly
+ * average is read from a single row.
+ */
 export const performances = pgTable(
   'performances',
   {
@@ -13,7 +34,9 @@ export const performances = pgTable(
       .notNull()
       .references(() => employees.employeeCode, { onDelete: 'cascade' }),
     date: date('date', { mode: 'string' }).notNull(),
-    dailyAverage: numeric('daily_average', { precision: 6, scale: 4 }),
+    dailyAverage: exact('daily_average'),
+    monthSum: exact('month_sum').notNull().default('0'),
+    monthDays: smallint('month_days').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -23,6 +46,7 @@ export const performances = pgTable(
   ],
 );
 
+/** A cleared cell is deleted, so a row here is always a score and a skill with none can be deleted. */
 export const performanceScores = pgTable(
   'performance_scores',
   {
@@ -32,11 +56,32 @@ export const performanceScores = pgTable(
     skillCode: text('skill_code')
       .notNull()
       .references(() => skills.skillCode, { onDelete: 'restrict' }),
-    // null: not scored (DECISIONS.md section 5).
+    // null: not scored (DECISIONS.md section 5); the save path deletes instead, bulk loaders may not.
     points: smallint('points'),
   },
   (t) => [
     primaryKey({ columns: [t.performanceCode, t.skillCode] }),
     index('performance_scores_skill').on(t.skillCode),
   ],
+);
+
+/**
+ * Per employee and calendar month (its 1st day): the sum and count of the month's daily averages,
+ * and the running sum and count from 1 January to the end of this month. A date's yearly average
+ * is then one row of the previous month plus that date's running month values: two index probes
+ * per employee instead of a year of rows.
+ */
+export const performanceMonths = pgTable(
+  'performance_months',
+  {
+    employeeCode: text('employee_code')
+      .notNull()
+      .references(() => employees.employeeCode, { onDelete: 'cascade' }),
+    month: date('month', { mode: 'string' }).notNull(),
+    daySum: exact('day_sum').notNull(),
+    dayCount: smallint('day_count').notNull(),
+    yearSum: exact('year_sum').notNull(),
+    yearDays: integer('year_days').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.employeeCode, t.month] })],
 );

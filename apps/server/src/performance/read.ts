@@ -1,0 +1,237 @@
+import type { PerformanceRow, PerformanceSkillColumn, PerformanceTotals } from '@wfc/contract';
+import { type SQL, sql } from 'drizzle-orm';
+import type { Executor } from '../db/client.ts';
+import { escapeLike } from '../resources/list-query.ts';
+import { monthStart, yearStart } from './dates.ts';
+import { meanOf, round2, rowsOf, textSet } from './sql.ts';
+
+/** One row of the grid before its skills are attached. */
+export interface BaseRow {
+  performanceCode: string | null;
+  employeeCode: string;
+  employeeId: string;
+  employeeName: string;
+  date: string;
+  daily: number | null;
+  monthly: number | null;
+  yearly: number | null;
+  total: number;
+}
+
+export interface ScoreRow {
+  performanceCode: string;
+  skillCode: string;
+  points: number;
+}
+
+/** Skill columns in one stable order, the same in every row (DECISIONS.md section 5). */
+export const listSkills = (db: Executor) =>
+  rowsOf<PerformanceSkillColumn>(
+    db,
+    sql`select skill_code as "skillCode", title from skills order by lower(title), id`,
+  );
+
+/** The scored cells of these rows; unscored cells have no row. */
+export function listScores(db: Executor, performanceCodes: readonly string[]) {
+  if (!performanceCodes.length) return Promise.resolve([]);
+  return rowsOf<ScoreRow>(
+    db,
+    sql`select performance_code as "performanceCode", skill_code as "skillCode", points::int as points
+        from performance_scores
+        where performance_code in (${textSet(performanceCodes)}) and points is not null`,
+  );
+}
+
+/** Pure: each row's scores by skill. */
+export function scoresByRow(scores: readonly ScoreRow[]): Map<string, Map<string, number>> {
+  const byRow = new Map<string, Map<string, number>>();
+  for (const s of scores) {
+    const cells = byRow.get(s.performanceCode) ?? new Map<string, number>();
+    cells.set(s.skillCode, s.points);
+    byRow.set(s.performanceCode, cells);
+  }
+  return byRow;
+}
+
+/** Pure: every row gets every skill column, in column order, with its score or null. */
+export function assembleRows(
+  base: readonly BaseRow[],
+  skills: readonly PerformanceSkillColumn[],
+  scores: readonly ScoreRow[],
+): PerformanceRow[] {
+  const byRow = scoresByRow(scores);
+  return base.map((b) => {
+    const cells = b.performanceCode ? byRow.get(b.performanceCode) : undefined;
+    const total: PerformanceTotals = { daily: b.daily, monthly: b.monthly, yearly: b.yearly };
+    return {
+      performanceCode: b.performanceCode,
+      employeeCode: b.employeeCode,
+      employeeId: b.employeeId,
+      employeeName: b.employeeName,
+      date: b.date,
+      skills: skills.map((k) => ({
+        skillCode: k.skillCode,
+        title: k.title,
+        score: cells?.get(k.skillCode) ?? null,
+      })),
+      total,
+    };
+  });
+}
+
+export async function withSkills(
+  db: Executor,
+  base: readonly BaseRow[],
+  skills?: readonly PerformanceSkillColumn[],
+): Promise<PerformanceRow[]> {
+  const codes = base.flatMap((b) => (b.performanceCode ? [b.performanceCode] : []));
+  const columns = skills ?? (await listSkills(db));
+  return assembleRows(base, columns, await listScores(db, codes));
+}
+
+export type Direction = 'asc' | 'desc';
+
+/** Which employees a date's grid shows. */
+export type EmployeeFilter =
+  | { kind: 'keyword'; keyword: string }
+  | { kind: 'codes'; codes: readonly string[] };
+
+function employeeWhere(filter: EmployeeFilter): SQL {
+  if (filter.kind === 'codes') return sql`e.employee_code in (${textSet(filter.codes)})`;
+  if (!filter.keyword) return sql`true`;
+  const pattern = `%${escapeLike(filter.keyword)}%`;
+  return sql`(e.name ilike ${pattern} or e.employee_id ilike ${pattern})`;
+}
+
+export interface DateGridQuery {
+  date: string;
+  filter: EmployeeFilter;
+  sortField: 'name' | 'employeeId' | 'daily' | 'monthly' | 'yearly';
+  sortValue: Direction;
+  /** Absent: every matching employee (report, export). */
+  page?: { limit: number; offset: number };
+}
+
+const dir = (d: Direction) => (d === 'asc' ? sql`asc` : sql`desc`);
+
+/**
+ * One row per matching employee for one date. Per employee, two index probes: the latest row of
+ * the month up to the date (its running month sums, and its daily values when it is the date
+ * itself) and the latest month rollup of the year before that month. Sorting by name or id pages
+ * the employees first, so only a page's worth of probes run; sorting by an average needs every
+ * employee's value, which the probes keep cheap.
+ */
+export async function gridRows(db: Executor, q: DateGridQuery): Promise<BaseRow[]> {
+  const d = q.date;
+  const m = monthStart(d);
+  const y = yearStart(d);
+  const byPerson = q.sortField === 'name' || q.sortField === 'employeeId';
+  const personColumn = q.sortField === 'employeeId' ? sql`employee_id` : sql`name`;
+  const paging = q.page ? sql`limit ${q.page.limit} offset ${q.page.offset}` : sql``;
+  const employeeOrder = sql`e.${personColumn} ${dir(q.sortValue)}, e.id ${dir(q.sortValue)}`;
+  const outerOrder = byPerson
+    ? sql`emp.${personColumn} ${dir(q.sortValue)}, emp.id ${dir(q.sortValue)}`
+    : sql`${sql.raw(`"${q.sortField}"`)} ${dir(q.sortValue)} nulls last, emp.name asc, emp.id asc`;
+  const yearSum = sql`coalesce(prev.year_sum, 0) + coalesce(cur.month_sum, 0)`;
+  const yearDays = sql`coalesce(prev.year_days, 0) + coalesce(cur.month_days, 0)`;
+  return rowsOf<BaseRow>(
+    db,
+    sql`
+    with emp as (
+      select e.id, e.employee_code, e.employee_id, e.name, count(*) over () as total
+      from employees e
+      where ${employeeWhere(q.filter)}
+      ${byPerson ? sql`order by ${employeeOrder} ${paging}` : sql``}
+    )
+    select
+      case when cur.date = ${d}::date then cur.performance_code end as "performanceCode",
+      emp.employee_code as "employeeCode",
+      emp.employee_id as "employeeId",
+      emp.name as "employeeName",
+      ${d}::text as date,
+      case when cur.date = ${d}::date then ${round2(sql`cur.daily_average`)} end as daily,
+      ${meanOf(sql`cur.month_sum`, sql`cur.month_days`)} as monthly,
+      ${meanOf(yearSum, yearDays)} as yearly,
+      emp.total::int as total
+    from emp
+    left join lateral (
+      select p.date, p.performance_code, p.daily_average, p.month_sum, p.month_days
+      from performances p
+      where p.employee_code = emp.employee_code and p.date >= ${m}::date and p.date <= ${d}::date
+      order by p.date desc limit 1
+    ) cur on true
+    left join lateral (
+      select pm.year_sum, pm.year_days
+      from performance_months pm
+      where pm.employee_code = emp.employee_code and pm.month >= ${y}::date and pm.month < ${m}::date
+      order by pm.month desc limit 1
+    ) prev on true
+    order by ${outerOrder}
+    ${byPerson ? sql`` : paging}`,
+  );
+}
+
+/** Employees matching a filter, for the total of a page past the end. */
+export async function countEmployees(db: Executor, filter: EmployeeFilter): Promise<number> {
+  const [r] = await rowsOf<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from employees e where ${employeeWhere(filter)}`,
+  );
+  return r?.n ?? 0;
+}
+
+export interface HistoryQuery {
+  employeeCode: string;
+  keyword: string;
+  sortField: 'date' | 'daily' | 'monthly' | 'yearly';
+  sortValue: Direction;
+  limit: number;
+  offset: number;
+}
+
+/** One employee's saved dates, each with its averages as of that date. */
+export async function historyRows(db: Executor, q: HistoryQuery): Promise<BaseRow[]> {
+  const yearSum = sql`coalesce(prev.year_sum, 0) + p.month_sum`;
+  const yearDays = sql`coalesce(prev.year_days, 0) + p.month_days`;
+  const order =
+    q.sortField === 'date'
+      ? sql`p.date ${dir(q.sortValue)}`
+      : sql`${sql.raw(`"${q.sortField}"`)} ${dir(q.sortValue)} nulls last, p.date desc`;
+  const keyword = q.keyword ? sql`and p.date::text like ${`%${escapeLike(q.keyword)}%`}` : sql``;
+  return rowsOf<BaseRow>(
+    db,
+    sql`
+    select
+      p.performance_code as "performanceCode",
+      e.employee_code as "employeeCode",
+      e.employee_id as "employeeId",
+      e.name as "employeeName",
+      p.date::text as date,
+      ${round2(sql`p.daily_average`)} as daily,
+      ${meanOf(sql`p.month_sum`, sql`p.month_days`)} as monthly,
+      ${meanOf(yearSum, yearDays)} as yearly,
+      (count(*) over ())::int as total
+    from performances p
+    join employees e on e.employee_code = p.employee_code
+    left join lateral (
+      select pm.year_sum, pm.year_days
+      from performance_months pm
+      where pm.employee_code = p.employee_code
+        and pm.month >= date_trunc('year', p.date)::date and pm.month < date_trunc('month', p.date)::date
+      order by pm.month desc limit 1
+    ) prev on true
+    where p.employee_code = ${q.employeeCode} ${keyword}
+    order by ${order}
+    limit ${q.limit} offset ${q.offset}`,
+  );
+}
+
+/** The employee and date of a saved row. */
+export async function findPerformance(db: Executor, performanceCode: string) {
+  const [r] = await rowsOf<{ employeeCode: string; date: string }>(
+    db,
+    sql`select employee_code as "employeeCode", date::text as date
+        from performances where performance_code = ${performanceCode}`,
+  );
+  return r;
+}

@@ -1,0 +1,134 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { Executor } from '../db/client.ts';
+import { monthStart, yearStart } from './dates.ts';
+import { jsonParam } from './sql.ts';
+
+/*
+ * The averages are read from rollups that every save keeps in step (see db/schema/performance.ts):
+ *   performances.daily_average               mean of the day's scored skills
+ *   performances.month_sum / month_days      running sum and count of daily averages, 1st..date
+ *   performance_months.day_sum / day_count   the same over the whole month
+ *   performance_months.year_sum / year_days  running over the months, 1 January..end of month
+ * A save touches at most the rest of its month's rows and twelve month rows per employee, all in
+ * four set-based statements whatever the number of rows saved.
+ */
+
+export interface EmployeeDay {
+  employeeCode: string;
+  date: string;
+}
+
+export interface RollupGroups {
+  months: { employee_code: string; month: string }[];
+  years: { employee_code: string; year: string }[];
+}
+
+/** The (employee, month) and (employee, year) groups whose running sums a change of these days moves. */
+export function rollupGroups(days: readonly EmployeeDay[]): RollupGroups {
+  const months = new Map<string, { employee_code: string; month: string }>();
+  const years = new Map<string, { employee_code: string; year: string }>();
+  for (const d of days) {
+    const month = monthStart(d.date);
+    const year = yearStart(d.date);
+    months.set(`${d.employeeCode}|${month}`, { employee_code: d.employeeCode, month });
+    years.set(`${d.employeeCode}|${year}`, { employee_code: d.employeeCode, year });
+  }
+  return { months: [...months.values()], years: [...years.values()] };
+}
+
+/** The mean of a day's scored skills, kept to 30 decimals; null when none is scored. */
+const dayMean = (code: SQL) => sql`(
+  select sum(ps.points)::numeric(36, 30) / nullif(count(ps.points), 0)
+  from performance_scores ps where ps.performance_code = ${code})`;
+
+async function refreshMonths(db: Executor, monthGroups: SQL) {
+  await db.execute(sql`
+    with g as (${monthGroups}),
+    r as (
+      select p.id,
+        coalesce(sum(p.daily_average) over w, 0) as month_sum,
+        count(p.daily_average) over w as month_days
+      from g join performances p on p.employee_code = g.employee_code
+        and p.date >= g.month and p.date < (g.month + interval '1 month')::date
+      window w as (partition by p.employee_code, g.month order by p.date)
+    )
+    update performances p set month_sum = r.month_sum, month_days = r.month_days
+    from r
+    where p.id = r.id and (p.month_sum <> r.month_sum or p.month_days <> r.month_days)`);
+  await db.execute(sql`
+    with g as (${monthGroups})
+    insert into performance_months as m (employee_code, month, day_sum, day_count, year_sum, year_days)
+    select g.employee_code, g.month, coalesce(sum(p.daily_average), 0), count(p.daily_average), 0, 0
+    from g left join performances p on p.employee_code = g.employee_code
+      and p.date >= g.month and p.date < (g.month + interval '1 month')::date
+    group by g.employee_code, g.month
+    on conflict (employee_code, month) do update
+      set day_sum = excluded.day_sum, day_count = excluded.day_count
+      where m.day_sum <> excluded.day_sum or m.day_count <> excluded.day_count`);
+}
+
+async function refreshYears(db: Executor, yearGroups: SQL) {
+  await db.execute(sql`
+    with y as (${yearGroups}),
+    r as (
+      select m.employee_code, m.month,
+        sum(m.day_sum) over w as year_sum,
+        sum(m.day_count) over w as year_days
+      from y join performance_months m on m.employee_code = y.employee_code
+        and m.month >= y.year and m.month < (y.year + interval '1 year')::date
+      window w as (partition by m.employee_code, y.year order by m.month)
+    )
+    update performance_months m set year_sum = r.year_sum, year_days = r.year_days
+    from r
+    where m.employee_code = r.employee_code and m.month = r.month
+      and (m.year_sum <> r.year_sum or m.year_days <> r.year_days)`);
+}
+
+/** After the scores of these rows changed: their daily averages, then the running sums they feed. */
+export async function refreshRollups(
+  db: Executor,
+  changed: readonly (EmployeeDay & { performanceCode: string })[],
+) {
+  if (!changed.length) return;
+  const codes = changed.map((c) => c.performanceCode);
+  await db.execute(sql`
+    update performances p set daily_average = ${dayMean(sql`c.code`)}, updated_at = now()
+    from (select jsonb_array_elements_text(${jsonParam(codes)}) as code) c
+    where p.performance_code = c.code`);
+  const { months, years } = rollupGroups(changed);
+  await refreshMonths(
+    db,
+    sql`select x.employee_code, x.month::date as month
+        from jsonb_to_recordset(${jsonParam(months)}) as x(employee_code text, month text)`,
+  );
+  await refreshYears(
+    db,
+    sql`select x.employee_code, x.year::date as year
+        from jsonb_to_recordset(${jsonParam(years)}) as x(employee_code text, year text)`,
+  );
+}
+
+/**
+ * Recomputes every rollup from the scores alone. For loaders that write scores directly (demo
+ * data, benchmark data) rather than through a save: run it once after loading.
+ */
+export async function rebuildPerformanceRollups(db: Executor) {
+  await db.execute(sql`
+    update performances p set daily_average = s.average
+    from (
+      select p2.performance_code,
+        sum(ps.points)::numeric(36, 30) / nullif(count(ps.points), 0) as average
+      from performances p2 left join performance_scores ps on ps.performance_code = p2.performance_code
+      group by p2.performance_code
+    ) s
+    where p.performance_code = s.performance_code and p.daily_average is distinct from s.average`);
+  await db.execute(sql`delete from performance_months`);
+  await refreshMonths(
+    db,
+    sql`select distinct employee_code, date_trunc('month', date)::date as month from performances`,
+  );
+  await refreshYears(
+    db,
+    sql`select distinct employee_code, date_trunc('year', date)::date as year from performances`,
+  );
+}

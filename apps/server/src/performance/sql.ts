@@ -1,0 +1,31 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { Executor } from '../db/client.ts';
+
+/** Both drivers answer `execute` with `{ rows }`; the queries cast every value to a JSON-friendly type. */
+export async function rowsOf<T>(db: Executor, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+/**
+ * A whole list as one parameter: the statement stays the same size whatever the volume and never
+ * meets PostgreSQL's 65,535-parameter limit.
+ */
+export const jsonParam = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`;
+
+/** The codes of a list as a set of text values, to use as `x in (...)`. */
+export const textSet = (values: readonly string[]) =>
+  sql`select jsonb_array_elements_text(${jsonParam(values)})`;
+
+/**
+ * Two decimals, rounding half away from zero. The stored sums carry 30 decimals; the mean of
+ * averages of at most a few dozen skills over a year is a fraction whose denominator is far
+ * below 10^13, so it is either exactly on a half-cent or more than 10^-14 away from one. Rounding
+ * first to 20 decimals absorbs the last-digit error of the division (under 10^-27) and so makes
+ * the final rounding exact.
+ */
+export const round2 = (value: SQL) => sql`round(round(${value}, 20), 2)::float8`;
+
+/** A mean of running sums, null when there is nothing to average. */
+export const meanOf = (sum: SQL, count: SQL) =>
+  sql`case when ${count} > 0 then ${round2(sql`(${sum}) / (${count})`)} end`;

@@ -1,0 +1,96 @@
+import type { PerformanceRow } from '@wfc/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { departments, employees, skills } from '../../../src/db/schema/index.ts';
+import { newCode } from '../../../src/resources/codes.ts';
+import { createTestApp, type TestApp } from '../../support/app.ts';
+import { submission } from './support.ts';
+
+const EMPLOYEES = 1000;
+const SKILLS = 20;
+const DAY = '2024-06-14';
+
+let t: TestApp;
+let admin: string;
+let employeeCodes: string[];
+let skillCodes: string[];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.login();
+  const departmentCode = newCode('DEPT-');
+  await t.handle.db.insert(departments).values({ departmentCode, name: 'Volume' });
+  skillCodes = Array.from({ length: SKILLS }, () => newCode('SKILL-'));
+  await t.handle.db
+    .insert(skills)
+    .values(skillCodes.map((skillCode, i) => ({ skillCode, title: `Skill ${100 + i}` })));
+  employeeCodes = Array.from({ length: EMPLOYEES }, () => newCode('EMP-'));
+  await t.handle.db.insert(employees).values(
+    employeeCodes.map((employeeCode, i) => ({
+      employeeCode,
+      employeeId: `V-${String(i).padStart(4, '0')}`,
+      name: `Volume ${String(i).padStart(4, '0')}`,
+      departmentCode,
+      joinDate: '2020-01-01',
+    })),
+  );
+});
+afterAll(() => t.close());
+
+/** Employee i scores (i + s) mod 11 on skill s, except skill 0 which stays empty. */
+const cells = (i: number) =>
+  Object.fromEntries(skillCodes.map((code, s) => [code, s === 0 ? ('' as const) : (i + s) % 11]));
+
+const expectedDaily = (i: number) => {
+  const scores = skillCodes.slice(1).map((_, k) => (i + k + 1) % 11);
+  return Math.round((scores.reduce((a, b) => a + b, 0) / scores.length) * 100) / 100;
+};
+
+describe('a whole company at once', () => {
+  it('saves 20,000 cells in one request (a body over the general 1 MB limit), then reads, sorts and exports them', async () => {
+    const rows = employeeCodes.map((code, i) => submission(code, DAY, cells(i)));
+    const payload = JSON.stringify({ performances: rows });
+    expect(payload.length).toBeGreaterThan(1024 * 1024);
+
+    let started = performance.now();
+    const saved = await t.postJson('CreateUpdatePerformances', { performances: rows }, admin);
+    const saveMs = performance.now() - started;
+    expect(saved.statusCode, saved.body.slice(0, 300)).toBe(200);
+    expect(saved.json().total).toBe(EMPLOYEES);
+
+    started = performance.now();
+    const page = await t.get('GetPerformances', admin, {
+      date: DAY,
+      sortField: 'yearly',
+      sortValue: 'desc',
+      limit: 30,
+    });
+    const pageMs = performance.now() - started;
+    const body = page.json() as { data: PerformanceRow[]; total: number };
+    expect(body.total).toBe(EMPLOYEES);
+    expect(body.data).toHaveLength(30);
+    const yearly = body.data.map((r) => r.total.yearly ?? -1);
+    expect(yearly).toEqual([...yearly].sort((a, b) => b - a));
+    for (const row of body.data) {
+      const i = Number(row.employeeId.slice(2));
+      expect(row.total.daily).toBe(expectedDaily(i));
+      expect(row.skills[0].score).toBeNull();
+    }
+
+    started = performance.now();
+    const csv = await t.get('ExportPerformanceReport', admin, { date: DAY });
+    const exportMs = performance.now() - started;
+    expect(csv.statusCode).toBe(200);
+    expect(csv.body.split('\r\n').filter(Boolean)).toHaveLength(EMPLOYEES + 1);
+
+    // Saving the same values again changes nothing, so nothing is rewritten or audited.
+    started = performance.now();
+    expect((await t.postJson('CreateUpdatePerformances', { performances: rows }, admin)).statusCode).toBe(
+      200,
+    );
+    const resaveMs = performance.now() - started;
+    console.info(
+      `volume (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}): save ${saveMs.toFixed(0)} ms, ` +
+        `page by yearly ${pageMs.toFixed(0)} ms, export ${exportMs.toFixed(0)} ms, unchanged re-save ${resaveMs.toFixed(0)} ms`,
+    );
+  });
+});

@@ -1,0 +1,168 @@
+import type { PerformanceRowInput } from '@wfc/contract';
+import { describe, expect, it } from 'vitest';
+import {
+  batchShapeErrors,
+  referenceErrors,
+  rowChange,
+  scoresByTitle,
+} from '../../../src/performance/batch.ts';
+
+const row = (
+  employeeCode: string,
+  date: string,
+  cells: [string, number | null][],
+  performanceCode?: string,
+): PerformanceRowInput => ({
+  performanceCode,
+  employeeCode,
+  date,
+  performancePerSkill: cells.map(([skillCode, pointsEarned]) => ({
+    skillCode,
+    pointsEarned,
+    totalPoints: 10,
+  })),
+});
+
+describe('batchShapeErrors', () => {
+  it('accepts distinct rows and cells', () => {
+    expect(
+      batchShapeErrors([
+        row('E1', '2024-01-01', [
+          ['S1', 1],
+          ['S2', null],
+        ]),
+        row('E1', '2024-01-02', [['S1', 2]]),
+      ]),
+    ).toEqual([]);
+  });
+
+  it('names a repeated employee and date, and a repeated skill in a row, at the later occurrence', () => {
+    expect(
+      batchShapeErrors([
+        row('E1', '2024-01-01', [['S1', 1]]),
+        row('E2', '2024-01-01', [
+          ['S1', 1],
+          ['S2', 2],
+          ['S1', 3],
+        ]),
+        row('E1', '2024-01-01', [['S1', 4]]),
+      ]),
+    ).toEqual([
+      {
+        field: 'performances.1.performancePerSkill.2.skillCode',
+        message: 'This skill appears twice in the row',
+      },
+      { field: 'performances.2.date', message: 'This employee and date appear twice in the list' },
+    ]);
+  });
+});
+
+describe('referenceErrors', () => {
+  const known = {
+    employees: new Set(['E1', 'E2']),
+    skills: new Set(['S1']),
+    performances: new Map([['PERF-1', { employeeCode: 'E1', date: '2024-01-01' }]]),
+  };
+
+  it('accepts rows whose records exist and whose code is their own', () => {
+    expect(
+      referenceErrors([row('E1', '2024-01-01', [['S1', 3]], 'PERF-1'), row('E2', '2024-01-01', [])], known),
+    ).toEqual([]);
+  });
+
+  it('names each unknown employee, skill and code, and a code of another row', () => {
+    expect(
+      referenceErrors(
+        [
+          row('E9', '2024-01-01', [['S1', 1]]),
+          row(
+            'E1',
+            '2024-01-02',
+            [
+              ['S1', 1],
+              ['S9', 2],
+            ],
+            'PERF-1',
+          ),
+          row('E2', '2024-01-01', [], 'PERF-9'),
+        ],
+        known,
+      ),
+    ).toEqual([
+      { field: 'performances.0.employeeCode', message: 'Employee not found' },
+      {
+        field: 'performances.1.performanceCode',
+        message: 'This performance belongs to another employee or date',
+      },
+      { field: 'performances.1.performancePerSkill.1.skillCode', message: 'Skill not found' },
+      { field: 'performances.2.performanceCode', message: 'Performance not found' },
+    ]);
+  });
+});
+
+describe('rowChange', () => {
+  const cells = (list: [string, number | null][]) => row('E', '2024-01-01', list).performancePerSkill;
+
+  it('writes new and different scores, clears emptied ones and leaves unmentioned skills alone', () => {
+    const before = new Map([
+      ['A', 5],
+      ['B', 6],
+      ['C', 7],
+    ]);
+    const change = rowChange(
+      before,
+      cells([
+        ['A', 5],
+        ['B', 9],
+        ['C', null],
+        ['D', 0],
+        ['E', null],
+      ]),
+    );
+    expect(change.upserts).toEqual([
+      { skillCode: 'B', points: 9 },
+      { skillCode: 'D', points: 0 },
+    ]);
+    expect(change.clears).toEqual(['C']);
+    expect([...change.after]).toEqual([
+      ['A', 5],
+      ['B', 9],
+      ['D', 0],
+    ]);
+    expect([...before]).toEqual([
+      ['A', 5],
+      ['B', 6],
+      ['C', 7],
+    ]);
+  });
+
+  it('sees no change when the row says what is already saved', () => {
+    const change = rowChange(
+      new Map([['A', 0]]),
+      cells([
+        ['A', 0],
+        ['B', null],
+      ]),
+    );
+    expect(change).toEqual({ upserts: [], clears: [], after: new Map([['A', 0]]) });
+  });
+});
+
+describe('scoresByTitle', () => {
+  it('lists scored skills by title, in column order', () => {
+    const skills = [
+      { skillCode: 'S2', title: 'Accuracy' },
+      { skillCode: 'S1', title: 'Speed' },
+      { skillCode: 'S3', title: 'Teamwork' },
+    ];
+    expect(
+      scoresByTitle(
+        new Map([
+          ['S1', 4],
+          ['S3', 0],
+        ]),
+        skills,
+      ),
+    ).toEqual({ Speed: 4, Teamwork: 0 });
+  });
+});
