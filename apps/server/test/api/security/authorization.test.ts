@@ -78,7 +78,7 @@ describe('every route declares who may call it', () => {
     const app = Fastify();
     const services = makeServices(t.handle.db, testConfig());
     const open = {
-      method: 'GET',
+      method: 'GET' as const,
       path: 'Open',
       summary: '',
       tag: '',

@@ -1,4 +1,4 @@
-import { inArray } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { createSession } from '../../../src/auth/sessions.ts';
@@ -78,3 +78,20 @@ export function multipartBody(
 /** Bracket keys for a nested body, as the web client writes them into form data. */
 export const bracketFields = (body: Record<string, unknown>): Record<string, string> =>
   Object.fromEntries(new URLSearchParams(formEncode(body)));
+
+/** Every table's content but the session and throttle bookkeeping that any request may touch. */
+export async function fingerprint(db: Database): Promise<Record<string, string>> {
+  const tables = (await db.execute(sql`select table_name as name from information_schema.tables
+    where table_schema = 'public' and table_type = 'BASE TABLE'
+      and table_name not in ('sessions', 'login_throttle', 'schema_migrations') order by 1`)) as unknown as {
+    rows: { name: string }[];
+  };
+  const out: Record<string, string> = {};
+  for (const { name } of tables.rows) {
+    const res = (await db.execute(
+      sql`select count(*)::int as n, md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as h from ${sql.identifier(name)} t`,
+    )) as unknown as { rows: { n: number; h: string }[] };
+    out[name] = `${res.rows[0].n}:${res.rows[0].h}`;
+  }
+  return out;
+}
