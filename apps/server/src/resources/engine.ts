@@ -73,6 +73,20 @@ export async function fetchOne(db: Executor, res: ServerResource, code: string) 
   return records[0];
 }
 
+/**
+ * The record as it stands, locked until the transaction ends: a concurrent change waits, so the
+ * audit's `before` is what this change really replaced, and a delete's reference check cannot be
+ * overtaken by a new reference.
+ */
+async function lockedRecord(tx: Executor, res: ServerResource, code: string) {
+  const [row] = await tx
+    .select({ id: res.idColumn })
+    .from(res.table)
+    .where(eq(res.codeColumn, code))
+    .for('update');
+  return row ? fetchOne(tx, res, code) : undefined;
+}
+
 async function countTotal(db: Executor, res: ServerResource, where?: SQL) {
   let q = db.select({ n: count() }).from(res.table).$dynamic();
   for (const j of res.joins ?? []) q = j.optional ? q.leftJoin(j.table, j.on) : q.innerJoin(j.table, j.on);
@@ -170,7 +184,7 @@ async function updateRecord(res: ServerResource, ctx: RouteContext<Row>) {
   const code = ctx.body[res.def.code] as string;
   const prepared = await res.prepare?.(ctx.body, uploadOf(ctx), 'update');
   return ctx.services.db.transaction(async (tx) => {
-    const before = await fetchOne(tx, res, code);
+    const before = await lockedRecord(tx, res, code);
     if (!before) throw notFound(res.def.messages.notFound);
     const wctx = writeContext(ctx, tx, prepared);
     await checkRefs(res, tx, ctx.body);
@@ -194,7 +208,7 @@ async function updateRecord(res: ServerResource, ctx: RouteContext<Row>) {
 async function deleteRecord(res: ServerResource, ctx: RouteContext<Row>) {
   const code = ctx.body[res.def.code] as string;
   return ctx.services.db.transaction(async (tx) => {
-    const before = await fetchOne(tx, res, code);
+    const before = await lockedRecord(tx, res, code);
     if (!before) throw notFound(res.def.messages.notFound);
     const blockers = await referencesTo(tx, res.dependents ?? [], code);
     if (blockers.length) {

@@ -461,3 +461,39 @@ describe('DeleteUser', () => {
     expect((await t.login('admin', ADMIN_PASSWORD)).length).toBeGreaterThan(0);
   });
 });
+
+describe('two managers demoting each other at once', () => {
+  it('lets exactly one of the changes through', async () => {
+    const a = await t.userWith(['UPDATE_ROLE', 'UPDATE_USER', 'VIEW_USERS'], 'manager-a');
+    const b = await t.userWith(['UPDATE_ROLE', 'UPDATE_USER', 'VIEW_USERS'], 'manager-b');
+    const [adminRow] = await t.handle.db.select().from(users).where(eq(users.username, 'admin'));
+    expectOk(
+      await t.post(
+        'UpdateUser',
+        { userCode: adminRow.userCode, username: 'admin', email: adminRow.email, roleCode: plainRoleCode },
+        admin,
+      ),
+      'User updated successfully',
+    );
+    const demote = (target: { userCode: string }, username: string, cookie: string) =>
+      t.post(
+        'UpdateUser',
+        { userCode: target.userCode, username, email: `${username}@example.com`, roleCode: plainRoleCode },
+        cookie,
+      );
+    const results = await Promise.all([demote(b, 'manager-b', a.cookie), demote(a, 'manager-a', b.cookie)]);
+    // The loser is refused by the check (409) or, when the winner committed before the loser's
+    // request was authorised, already lacks the permission (403).
+    const [winner, loser] = [...results].sort((x, y) => x.statusCode - y.statusCode);
+    expect(winner.statusCode).toBe(200);
+    expect([
+      ['This change would leave no user who can manage roles', 409],
+      ['You do not have permission to do this', 403],
+    ]).toContainEqual([loser.json().message, loser.statusCode]);
+    const stillManaging = await t.handle.db
+      .select()
+      .from(users)
+      .where(eq(users.roleCode, results[0].statusCode === 200 ? a.roleCode : b.roleCode));
+    expect(stillManaging).toHaveLength(1);
+  });
+});
