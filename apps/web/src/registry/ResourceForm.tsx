@@ -1,4 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import ListIcon from '@mui/icons-material/ListAlt';
 import Visibility from '@mui/icons-material/Visibility';
 import VisibilityOff from '@mui/icons-material/VisibilityOff';
@@ -12,20 +11,9 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { type FormFieldDef, RESOURCE_BY_KEY, type ResourceDef } from '@wfc/contract';
 import { useState } from 'react';
-import {
-  type Control,
-  Controller,
-  type FieldErrors,
-  type FieldValues,
-  type Resolver,
-  useForm,
-  useWatch,
-} from 'react-hook-form';
-import { useNavigate, useParams } from 'react-router';
+import { type Control, Controller, useForm, useWatch } from 'react-hook-form';
 import { api } from '../api/client';
 import { useCan } from '../auth/auth';
-import { notify } from '../ui/notify';
-import { PageLoader } from '../ui/PageLoader';
 import { Spinner } from '../ui/Spinner';
 import {
   dependentsOf,
@@ -36,14 +24,17 @@ import {
   placeFieldErrors,
   toBody,
 } from './formValues';
-import { listPath, subListPath, useBackTarget, useNavigateWithBack } from './paths';
-import { errorMessage, type RegistryRecord, useRecordQuery, useRefreshRegistry } from './queries';
+import { subListPath, useNavigateWithBack } from './paths';
+import {
+  bodyResolver,
+  errorAt,
+  formTitle,
+  type RecordFormProps,
+  RecordScreen,
+  useSaveRecord,
+} from './RecordScreen';
 import { type Option, ResourceSelect } from './ResourceSelect';
 import { ScreenHeader } from './ScreenHeader';
-
-const VERB: Record<FormMode, string> = { view: 'View', create: 'Create', update: 'Update' };
-
-export const formTitle = (def: ResourceDef, mode: FormMode) => `${VERB[mode]} ${def.label}`;
 
 interface Props {
   def: ResourceDef;
@@ -52,70 +43,17 @@ interface Props {
 
 /** The one view / create / update screen of every module whose form the definition describes. */
 export function ResourceForm({ def, mode }: Props) {
-  const { code = '' } = useParams();
-  // A new code is a new record: start from a fresh form rather than the previous one's state.
-  return <RecordScreen key={`${mode}:${code}`} def={def} mode={mode} code={code} />;
+  return (
+    <RecordScreen def={def} mode={mode}>
+      {(props) => <EntityForm {...props} />}
+    </RecordScreen>
+  );
 }
 
-function RecordScreen({ def, mode, code }: Props & { code: string }) {
-  const back = useBackTarget(def.defaultBack ?? listPath(def));
-  const record = useRecordQuery(def, mode === 'create' ? undefined : code);
-  const title = formTitle(def, mode);
-
-  if (mode !== 'create') {
-    const failure = record.error
-      ? errorMessage(record.error, def.messages.viewError)
-      : record.data && record.data.statusCode !== 200
-        ? record.data.message || def.messages.viewError
-        : null;
-    if (failure) {
-      return (
-        <Box>
-          <ScreenHeader title={title} back={back} />
-          <Alert severity="error" role="alert">
-            {failure}
-          </Alert>
-        </Box>
-      );
-    }
-    if (!record.data) return <PageLoader label={`Loading ${def.label.toLowerCase()}`} />;
-  }
-  return <EntityForm def={def} mode={mode} code={code} record={record.data?.data} back={back} />;
-}
-
-/** The first message anywhere under a field's error (a multi-select's errors are per item). */
-function messageOf(errors: FieldErrors<FormValues>, name: string): string | undefined {
-  const find = (e: unknown): string | undefined => {
-    if (!e || typeof e !== 'object') return undefined;
-    const msg = (e as { message?: unknown }).message;
-    if (typeof msg === 'string' && msg) return msg;
-    for (const v of Object.values(e)) {
-      const m = find(v);
-      if (m) return m;
-    }
-    return undefined;
-  };
-  return find(errors[name]);
-}
-
-/** The contract's schemas typed as what the resolver expects: they parse a request body object. */
-interface BodySchema {
-  _zod: { output: FieldValues; input: FieldValues };
-}
-
-interface EntityFormProps {
-  def: ResourceDef;
-  mode: FormMode;
-  code: string;
-  record?: RegistryRecord;
-  back: string;
-}
-
-function EntityForm({ def, mode, code, record, back }: EntityFormProps) {
-  const navigate = useNavigate();
+function EntityForm({ def, mode, code, record, back }: RecordFormProps) {
   const go = useNavigateWithBack();
   const can = useCan();
-  const refresh = useRefreshRegistry();
+  const save = useSaveRecord(def, mode, back);
   const fields = fieldsFor(def, mode);
   const readOnly = mode === 'view';
   const schema = mode === 'create' ? def.createSchema : mode === 'update' ? def.updateSchema : undefined;
@@ -126,43 +64,27 @@ function EntityForm({ def, mode, code, record, back }: EntityFormProps) {
     ...toBody(fields, values),
   });
 
-  // The schemas describe the request body, so the form's values are turned into one before checking.
-  const resolver: Resolver<FormValues> | undefined = schema
-    ? async (values, context, options) => {
-        const result = await zodResolver(schema as unknown as BodySchema)(bodyOf(values), context, options);
-        return Object.keys(result.errors).length > 0
-          ? { values: {}, errors: result.errors }
-          : { values, errors: {} };
-      }
-    : undefined;
+  const resolver = schema ? bodyResolver<FormValues>(schema, bodyOf) : undefined;
 
   const form = useForm<FormValues>({ defaultValues: initialValues(fields, record), resolver });
   const { control, handleSubmit, setError, setValue, formState } = form;
 
   const submit = handleSubmit(async (values) => {
     const endpoint = mode === 'create' ? def.endpoints.create : def.endpoints.update;
-    const failed = mode === 'create' ? def.messages.failedCreate : def.messages.failedUpdate;
     if (!endpoint) return;
     setGeneralErrors([]);
-    try {
-      const res = await api.post(endpoint, bodyOf(values));
-      if (res.statusCode === 200) {
-        notify.success(res.message || (mode === 'create' ? def.messages.created : def.messages.updated));
-        void refresh();
-        navigate(back);
-        return;
-      }
-      notify.error(res.message || failed);
-      const { placed, unplaced } = placeFieldErrors(
-        res.errors,
-        fields.map((f) => f.name),
-      );
-      for (const [name, message] of placed)
-        setError(name, { type: 'server', message }, { shouldFocus: true });
-      setGeneralErrors(unplaced);
-    } catch (err) {
-      notify.error(errorMessage(err, failed));
-    }
+    await save(
+      () => api.post(endpoint, bodyOf(values)),
+      (errors) => {
+        const { placed, unplaced } = placeFieldErrors(
+          errors,
+          fields.map((f) => f.name),
+        );
+        for (const [name, message] of placed)
+          setError(name, { type: 'server', message }, { shouldFocus: true });
+        setGeneralErrors(unplaced);
+      },
+    );
   });
 
   const subLists = mode === 'view' ? (def.subLists ?? []) : [];
@@ -204,7 +126,7 @@ function EntityForm({ def, mode, code, record, back }: EntityFormProps) {
                 fields={fields}
                 control={control}
                 readOnly={readOnly}
-                error={messageOf(formState.errors, field.name)}
+                error={errorAt(formState.errors, field.name)}
                 onParentChange={(name) => {
                   for (const dep of dependentsOf(fields, name)) setValue(dep, null);
                 }}
