@@ -42,6 +42,12 @@ describe('countries', () => {
       updatedAt: expect.any(String),
     });
     expect(await lastAudit(t, 'countries')).toMatchObject({ action: 'CREATE', after: fr });
+    expect(
+      expectOk(
+        await t.post('GetCountryByCode', { countryCode: fr.countryCode }, admin),
+        'Country fetched successfully',
+      ).data,
+    ).toEqual(fr);
     for (const [body, field, message] of [
       [{ name: 'FRANCE', iso2: 'XF', iso3: 'XFR' }, 'name', 'A country with this name already exists'],
       [{ name: 'Frankland', iso2: 'Fr', iso3: 'XFR' }, 'iso2', 'A country with this ISO2 already exists'],
@@ -129,6 +135,12 @@ describe('states', () => {
     const de = await country('Germany', 'DE', 'DEU');
     const at = await country('Austria', 'AT', 'AUT');
     const by = await state('Bavaria', 'by', de.countryCode);
+    expect(await lastAudit(t, 'states')).toMatchObject({
+      action: 'CREATE',
+      before: null,
+      after: by,
+      changes: { iso: { old: null, new: 'BY' }, 'country.name': { old: null, new: 'Germany' } },
+    });
     expect(by).toEqual({
       stateCode: expect.stringMatching(/^STATE-/),
       name: 'Bavaria',
@@ -364,12 +376,26 @@ describe('cities', () => {
       'Cannot delete this state: it is still used by 2 cities',
     );
     const osaka = search.data[0];
+    expect(
+      expectOk(
+        await t.post('GetCityByCode', { cityCode: osaka.cityCode }, admin),
+        'City fetched successfully',
+      ).data,
+    ).toEqual(osaka);
     expectOk(await t.post('DeleteCity', { cityCode: osaka.cityCode }, admin), 'City deleted successfully');
     expect(await lastAudit(t, 'cities')).toMatchObject({ action: 'DELETE', before: osaka, after: null });
+    expectError(await t.post('GetCityByCode', { cityCode: osaka.cityCode }, admin), 404, 'City not found');
     expectOk(
       await t.post('DeleteState', { stateCode: kansai.stateCode }, admin),
       'State deleted successfully',
     );
+    expect(await lastAudit(t, 'states')).toMatchObject({ action: 'DELETE', before: kansai, after: null });
+    expect(
+      await t.handle.db
+        .select()
+        .from(states)
+        .where(eq(states.stateCode, kansai.stateCode as string)),
+    ).toEqual([]);
   });
 
   it("lets the city form load countries and a country's states as codes and names only", async () => {

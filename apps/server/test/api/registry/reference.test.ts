@@ -208,6 +208,7 @@ describe('skills', () => {
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
+    expect(await lastAudit(t, 'skills')).toMatchObject({ action: 'CREATE', before: null, after: created });
     const dup = expectError(
       await t.post('CreateSkill', { title: 'welding' }, admin),
       409,
@@ -239,6 +240,33 @@ describe('skills', () => {
     const sorted = (await t.get('GetSkills', admin, { sortField: 'description', sortValue: 'asc' })).json();
     expect(sorted.data[0].skillCode).toBe(created.skillCode);
     expectError(await t.get('GetSkills', admin, { sortField: 'skillCode' }), 400, 'Invalid input');
+    expect(await lastAudit(t, 'skills')).toMatchObject({ action: 'UPDATE', before: created, after: updated });
+
+    expect(
+      expectOk(
+        await t.post('GetSkillByCode', { skillCode: created.skillCode }, admin),
+        'Skill fetched successfully',
+      ).data,
+    ).toEqual(updated);
+    expectOk(
+      await t.post('DeleteSkill', { skillCode: created.skillCode }, admin),
+      'Skill deleted successfully',
+    );
+    expect(await lastAudit(t, 'skills')).toMatchObject({ action: 'DELETE', before: updated, after: null });
+    expect(await t.handle.db.select().from(skills).where(eq(skills.skillCode, created.skillCode))).toEqual(
+      [],
+    );
+    expectError(
+      await t.post('GetSkillByCode', { skillCode: created.skillCode }, admin),
+      404,
+      'Skill not found',
+    );
+    const viewer = await t.userWith(['VIEW_SKILLS']);
+    expectError(
+      await t.post('DeleteSkill', { skillCode: created.skillCode }, viewer.cookie),
+      403,
+      'You do not have permission to do this',
+    );
   });
 
   it('refuses to delete a skill that has scores, and deletes nothing', async () => {
