@@ -207,6 +207,11 @@ export function ResourceList({ def, subList }: Props) {
               </Button>
             </Box>
           )}
+          {!selectedRow && rows.length > 0 && (canView || canUpdate || canDelete) && (
+            <Typography variant="body2" color="text.secondary" sx={{ ml: { sm: 'auto' } }}>
+              Select a row to {rowActionsText(canView, canUpdate, canDelete)} it
+            </Typography>
+          )}
         </Box>
         <TableContainer sx={{ overflowX: 'auto' }}>
           <Table size="small" aria-label={title} sx={{ minWidth: 640 }}>
@@ -332,6 +337,12 @@ export function ResourceList({ def, subList }: Props) {
       />
     </Box>
   );
+}
+
+/** 'view', 'view or edit', 'view, edit or delete': only what this user may do. */
+function rowActionsText(view: boolean, edit: boolean, del: boolean): string {
+  const words = [view && 'view', edit && 'edit', del && 'delete'].filter((w): w is string => Boolean(w));
+  return words.length > 1 ? `${words.slice(0, -1).join(', ')} or ${words.at(-1)}` : words[0];
 }
 
 function readName(def: ResourceDef | undefined, record: RegistryRecord | undefined): string {

@@ -3,13 +3,14 @@ import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
 import { RequirePermission } from '../auth/guards';
 import type { FormMode } from './formValues';
+import { ProfileForm } from './profile/ProfileForm';
 import { ResourceForm } from './ResourceForm';
 import { ResourceList } from './ResourceList';
 
 type FormScreen = ComponentType<{ def: ResourceDef; mode: FormMode }>;
 
 /** Entities whose form the definition cannot describe (the profile's picture and nested address). */
-const CUSTOM_FORMS: Partial<Record<ResourceKey, FormScreen>> = {};
+const CUSTOM_FORMS: Partial<Record<ResourceKey, FormScreen>> = { profile: ProfileForm };
 
 function routesFor(def: ResourceDef): RouteObject[] {
   const Form = CUSTOM_FORMS[def.key] ?? ResourceForm;

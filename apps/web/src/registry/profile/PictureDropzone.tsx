@@ -1,0 +1,145 @@
+import CloudUploadIcon from '@mui/icons-material/CloudUploadOutlined';
+import Box from '@mui/material/Box';
+import FormHelperText from '@mui/material/FormHelperText';
+import Typography from '@mui/material/Typography';
+import { PROFILE_PICTURE_MAX_BYTES } from '@wfc/contract';
+import { useEffect, useState } from 'react';
+import { type FileRejection, useDropzone } from 'react-dropzone';
+
+/** jpg, jpeg, png and webp (SPEC.md section 5), by type and by extension. */
+const ACCEPT = {
+  'image/jpeg': ['.jpg', '.jpeg'],
+  'image/png': ['.png'],
+  'image/webp': ['.webp'],
+};
+
+export const DROP_TEXT = 'Drag and drop a file here, or click to select a file';
+
+interface Props {
+  id: string;
+  label: string;
+  value: File | null;
+  onChange(file: File): void;
+  disabled?: boolean;
+  error?: string;
+}
+
+/** An object URL for the picture, released when the picture changes or the screen closes. */
+function usePreview(file: File | null): string | null {
+  const [url, setUrl] = useState<string | null>(null);
+  useEffect(() => {
+    if (!file) {
+      setUrl(null);
+      return;
+    }
+    const next = URL.createObjectURL(file);
+    setUrl(next);
+    return () => URL.revokeObjectURL(next);
+  }, [file]);
+  return url;
+}
+
+/** Exactly one picture; react-dropzone's own messages explain a refused file. */
+export function PictureDropzone({ id, label, value, onChange, disabled, error }: Props) {
+  const preview = usePreview(value);
+  const [rejections, setRejections] = useState<FileRejection[]>([]);
+  const { getRootProps, getInputProps, isDragActive } = useDropzone({
+    accept: ACCEPT,
+    maxFiles: 1,
+    multiple: false,
+    maxSize: PROFILE_PICTURE_MAX_BYTES,
+    disabled,
+    onDrop(accepted, refused) {
+      setRejections(refused);
+      if (accepted[0]) onChange(accepted[0]);
+    },
+  });
+  const messages = [...new Set(rejections.flatMap((r) => r.errors.map((e) => e.message)))];
+  const errorId = `${id}-message`;
+
+  const image = preview && (
+    <Box
+      component="img"
+      src={preview}
+      alt={value ? `${label}: ${value.name}` : label}
+      sx={{
+        width: 128,
+        height: 128,
+        objectFit: 'cover',
+        borderRadius: '50%',
+        border: 1,
+        borderColor: 'divider',
+        bgcolor: 'background.default',
+        flexShrink: 0,
+      }}
+    />
+  );
+
+  if (disabled) {
+    return (
+      <Box>
+        <Typography component="p" variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+          {label}
+        </Typography>
+        {image ?? <Typography color="text.secondary">No picture</Typography>}
+      </Box>
+    );
+  }
+
+  const invalid = Boolean(error) || messages.length > 0;
+  return (
+    <Box>
+      <Typography
+        component="label"
+        htmlFor={id}
+        variant="body2"
+        color="text.secondary"
+        sx={{ display: 'block', mb: 1 }}
+      >
+        {label}
+      </Typography>
+      <Box
+        {...getRootProps()}
+        sx={{
+          display: 'flex',
+          alignItems: 'center',
+          flexWrap: 'wrap',
+          gap: 2.5,
+          p: 2.5,
+          border: 2,
+          borderStyle: 'dashed',
+          borderRadius: 2,
+          borderColor: invalid ? 'error.main' : isDragActive ? 'primary.main' : 'divider',
+          bgcolor: isDragActive ? 'action.hover' : 'background.default',
+          cursor: 'pointer',
+          transition: 'border-color 120ms, background-color 120ms',
+          '&:hover': { borderColor: invalid ? 'error.main' : 'primary.main' },
+          '&:focus-visible': { outline: '3px solid', outlineColor: 'primary.light', outlineOffset: 2 },
+        }}
+      >
+        <input
+          {...getInputProps({
+            id,
+            'aria-invalid': invalid,
+            'aria-describedby': invalid ? errorId : undefined,
+          })}
+        />
+        {image}
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, minWidth: 0, flex: '1 1 200px' }}>
+          <CloudUploadIcon color="action" />
+          <Box sx={{ minWidth: 0 }}>
+            <Typography>{DROP_TEXT}</Typography>
+            <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+              {value ? value.name : 'JPG, JPEG, PNG or WEBP'}
+            </Typography>
+          </Box>
+        </Box>
+      </Box>
+      {invalid && (
+        <FormHelperText id={errorId} error>
+          {[error, ...messages].filter(Boolean).join(' · ')}
+        </FormHelperText>
+      )}
+    </Box>
+  );
+}
