@@ -1,0 +1,80 @@
+import type { ApiEnvelope } from '@wfc/contract';
+import type { Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+/** Browser steps shared by the registry end-to-end files. */
+
+export const pathOf = (page: Page) => new URL(page.url()).pathname;
+
+export const toast = (page: Page, text: string) => page.locator('.Toastify__toast', { hasText: text });
+
+export const heading = (page: Page, name: string) =>
+  page.getByRole('heading', { level: 1, name, exact: true });
+
+/** Body rows of the list table (the header row excluded). */
+export const bodyRows = (page: Page) => page.getByRole('table').locator('tbody tr');
+
+export const rangeLabel = (page: Page, text: string) =>
+  page.locator('.MuiTablePagination-displayedRows', { hasText: new RegExp(`^${text}$`) });
+
+/** The text of one column (1-based among the data columns) on the current page. */
+export async function columnTexts(page: Page, column: number): Promise<string[]> {
+  return bodyRows(page)
+    .locator(`td:nth-child(${column + 1})`)
+    .allInnerTexts();
+}
+
+/** A call through the page's signed-in session: seeding through the real API. */
+export async function apiPost<T = Record<string, unknown>>(
+  page: Page,
+  path: string,
+  form: Record<string, string>,
+): Promise<T> {
+  const res = await page.request.post(`/api/${path}`, { form });
+  const env = (await res.json()) as ApiEnvelope<T>;
+  if (env.statusCode !== 200) throw new Error(`${path}: ${env.statusCode} ${env.message}`);
+  return env.data as T;
+}
+
+export async function filterBy(page: Page, keyword: string) {
+  const field = page.getByPlaceholder('Filter...');
+  await field.fill(keyword);
+  await field.press('Enter');
+  await page.waitForURL((url) => (url.searchParams.get('keyword') ?? '') === keyword.trim());
+}
+
+/** Waits until the list shows this range label and no load is running. */
+export async function waitForRange(page: Page, text: string) {
+  await rangeLabel(page, text).waitFor();
+  await expect.poll(() => page.getByRole('status').count()).toBe(0);
+}
+
+export async function selectRow(page: Page, name: string) {
+  await page.getByRole('radio', { name: `Select ${name}`, exact: true }).check();
+}
+
+/** Picks `option` in the react-select labelled `label`, searching for it on the server. */
+export async function pick(page: Page, label: string, option: string) {
+  const input = page.getByLabel(label, { exact: true });
+  await input.click();
+  await input.fill(option);
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+/** The single value a react-select shows, or '' when empty. */
+export async function selectedText(page: Page, label: string): Promise<string> {
+  const container = page.locator('.MuiFormControl-root', { has: page.getByLabel(label, { exact: true }) });
+  const value = container.locator('[class*="singleValue"]');
+  return (await value.count()) > 0 ? ((await value.textContent()) ?? '') : '';
+}
+
+export const fieldValue = (page: Page, label: string) => page.getByLabel(label, { exact: true }).inputValue();
+
+export async function submitForm(page: Page) {
+  await page.getByRole('button', { name: 'Submit', exact: true }).click();
+}
+
+export async function expectButtons(scope: Locator, names: string[]) {
+  await scope.first().waitFor();
+  expect(await scope.allInnerTexts()).toEqual(names);
+}
