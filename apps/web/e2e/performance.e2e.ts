@@ -1,0 +1,237 @@
+import { readFile } from 'node:fs/promises';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { departments, employees, skills } from '../../server/src/db/schema/index.ts';
+import { newCode } from '../../server/src/resources/codes.ts';
+import { type E2E, startE2E, watchConsole } from './support/e2e';
+
+let e2e: E2E;
+const DATE = '2024-03-05';
+const SKILLS = ['Communication', 'Punctuality', 'Quality', 'Safety', 'Speed', 'Teamwork'];
+const PEOPLE = [
+  'Amelia Hart',
+  'Bruno Costa',
+  'Chen Wei',
+  'Dana Okafor',
+  'Elif Yilmaz',
+  'Farah Haddad',
+  'Gustav Lind',
+  'Hana Sato',
+  'Ivan Petrov',
+  'Julia Novak',
+  'Kofi Mensah',
+  'Lena Fischer',
+];
+const skillCode: Record<string, string> = {};
+const employeeCode: Record<string, string> = {};
+
+beforeAll(async () => {
+  e2e = await startE2E();
+  const departmentCode = newCode('DEPT-');
+  await e2e.db.insert(departments).values({ departmentCode, name: 'Operations' });
+  for (const title of SKILLS) skillCode[title] = newCode('SKILL-');
+  await e2e.db.insert(skills).values(SKILLS.map((title) => ({ skillCode: skillCode[title], title })));
+  PEOPLE.forEach((name) => {
+    employeeCode[name] = newCode('EMP-');
+  });
+  await e2e.db.insert(employees).values(
+    PEOPLE.map((name, i) => ({
+      employeeCode: employeeCode[name],
+      employeeId: `EMP-${String(101 + i)}`,
+      name,
+      departmentCode,
+      joinDate: '2021-06-01',
+    })),
+  );
+});
+
+afterAll(async () => {
+  await e2e?.close();
+});
+
+const toast = (page: Page, text: string) => page.locator('.Toastify__toast', { hasText: text });
+const cell = (page: Page, skill: string, person: string) =>
+  page.getByRole('textbox', { name: `${skill} score for ${person}`, exact: true });
+const rowOf = (page: Page, person: string) =>
+  page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: person }) });
+
+/** Saves earlier days through the API, as a previous session of the screen would have. */
+async function seedHistory(page: Page) {
+  const row = (person: string, date: string, scores: number[]) => ({
+    employeeCode: employeeCode[person],
+    date,
+    performancePerSkill: SKILLS.map((title, i) => ({
+      skillCode: skillCode[title],
+      pointsEarned: i < scores.length ? String(scores[i]) : '',
+      totalPoints: 10,
+    })),
+  });
+  const res = await page.request.post('/api/CreateUpdatePerformances', {
+    data: {
+      performances: [
+        row('Amelia Hart', '2024-03-01', [6, 6, 6, 6, 6, 6]),
+        row('Amelia Hart', '2024-02-20', [10, 10]),
+        ...PEOPLE.slice(2).map((p, i) => row(p, DATE, [i % 11, (i + 3) % 11, (i + 5) % 11])),
+      ],
+    },
+  });
+  expect(res.status()).toBe(200);
+}
+
+/** What a spreadsheet puts on the clipboard; dispatched as the browser would on Ctrl+V. */
+async function pasteInto(page: Page, skill: string, person: string, text: string) {
+  await cell(page, skill, person).focus();
+  await cell(page, skill, person).evaluate((el, data) => {
+    const transfer = new DataTransfer();
+    transfer.setData('text/plain', data);
+    el.dispatchEvent(
+      new ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true }),
+    );
+  }, text);
+}
+
+describe('the performance snapshot', () => {
+  it('edits by typing and pasting, saves, and shows the saved values and averages after a reload', async () => {
+    const page = await e2e.newPage();
+    const watched = watchConsole(page);
+    await e2e.login(page);
+    await seedHistory(page);
+    await page.goto(`/performance-snapshot?date=${DATE}`);
+    await page.getByRole('heading', { level: 1, name: 'Performance Snapshot' }).waitFor();
+    await page.getByText(/^Scores for .*2024/).waitFor();
+    const headers = await page.getByRole('columnheader').allTextContents();
+    expect(headers).toEqual([
+      'Employee Id',
+      'Employee Name',
+      ...SKILLS,
+      'Daily Average',
+      'Monthly Average',
+      'Yearly Average',
+    ]);
+    const minWidth = await page
+      .getByRole('columnheader', { name: 'Quality' })
+      .evaluate((el) => getComputedStyle(el).minWidth);
+    expect(minWidth).toBe('160px');
+    await e2e.screenshot(page, 'performance-read');
+
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
+    // Typing: a valid score, then keyboard movement to the next cells.
+    await cell(page, 'Communication', 'Amelia Hart').click();
+    await page.keyboard.type('7');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('9');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.type('1');
+    // "12" is not a score: the cell keeps "1".
+    await page.keyboard.type('2');
+    expect(await cell(page, 'Quality', 'Amelia Hart').inputValue()).toBe('1');
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => cell(page, 'Quality', 'Bruno Costa').evaluate((el) => el === document.activeElement))
+      .toBe(true);
+    await page.keyboard.type('x');
+    expect(await cell(page, 'Quality', 'Bruno Costa').inputValue()).toBe('');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('Backspace');
+    expect(await cell(page, 'Quality', 'Amelia Hart').inputValue()).toBe('');
+    await page.keyboard.type('10');
+
+    // Pasting a block copied from a spreadsheet, starting at Bruno's first cell.
+    await pasteInto(page, 'Communication', 'Bruno Costa', '4\t5\t6\n8\t\t10\n');
+    expect(await cell(page, 'Punctuality', 'Bruno Costa').inputValue()).toBe('5');
+    expect(await cell(page, 'Quality', 'Chen Wei').inputValue()).toBe('10');
+    expect(await cell(page, 'Punctuality', 'Chen Wei').inputValue()).toBe('');
+    await pasteInto(page, 'Safety', 'Bruno Costa', 'abc\t3');
+    await toast(page, 'not a score from 0 to 10').waitFor();
+    expect(await cell(page, 'Safety', 'Bruno Costa').inputValue()).toBe('');
+    expect(await cell(page, 'Speed', 'Bruno Costa').inputValue()).toBe('3');
+    await page.getByText('3 rows changed').waitFor();
+    await e2e.screenshot(page, 'performance-edit');
+
+    const saved = page.waitForResponse((r) => r.url().includes('/api/CreateUpdatePerformances'));
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    const request = (await saved).request();
+    // Only the changed rows go to the server.
+    const sentEmployees = [...new URLSearchParams(request.postData() ?? '').entries()]
+      .filter(([k]) => /^performances\[\d+\]\[employeeCode\]$/.test(k))
+      .map(([, v]) => v);
+    expect(sentEmployees.sort()).toEqual(
+      [employeeCode['Amelia Hart'], employeeCode['Bruno Costa'], employeeCode['Chen Wei']].sort(),
+    );
+    await toast(page, 'Performances saved successfully').waitFor();
+    await page.getByRole('button', { name: 'Edit', exact: true }).waitFor();
+
+    await page.reload();
+    const amelia = rowOf(page, 'Amelia Hart');
+    await amelia.waitFor();
+    // Amelia: 7, 9, 10 -> 8.67; month (6 + 8.666...) / 2 = 7.33; year (10 + 6 + 8.666...) / 3 = 8.22.
+    expect(await amelia.getByRole('cell').allTextContents()).toEqual([
+      'EMP-101',
+      '7',
+      '9',
+      '10',
+      '–None',
+      '–None',
+      '–None',
+      '8.67',
+      '7.33',
+      '8.22',
+    ]);
+    // Bruno: 4, 5, 6, 3 -> 4.50.
+    expect(await rowOf(page, 'Bruno Costa').getByRole('cell').last().textContent()).toBe('4.50');
+    expect(watched.errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('downloads Performance_Report.csv with every employee, not only the page shown', async () => {
+    const page = await e2e.newPage();
+    await e2e.login(page);
+    await page.goto(`/performance-snapshot?date=${DATE}`);
+    await page.getByRole('rowheader', { name: 'Amelia Hart' }).waitFor();
+    expect(await page.getByRole('rowheader').count()).toBe(10);
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toBe('Performance_Report.csv');
+    const bytes = await readFile((await download.path()) ?? '');
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const lines = bytes.subarray(3).toString('utf8').split('\r\n').filter(Boolean);
+    expect(lines).toHaveLength(PEOPLE.length + 1);
+    expect(lines[0]).toBe(
+      `"Employee Id","Employee Name",${SKILLS.map((s) => `"${s}"`).join(',')},"Daily Average","Monthly Average","Yearly Average"`,
+    );
+    expect(lines[1]).toBe('"EMP-101","Amelia Hart","7","9","10","","","","8.67","7.33","8.22"');
+    // Every field quoted, empty ones included.
+    for (const line of lines) expect(line).toMatch(/^"[^"]*"(,"[^"]*")*$/);
+    await page.context().close();
+  });
+
+  it('asks before leaving with unsaved changes, and offers Edit only with both permissions', async () => {
+    const page = await e2e.newPage();
+    await e2e.login(page);
+    await page.goto(`/performance-snapshot?date=${DATE}`);
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
+    await cell(page, 'Safety', 'Amelia Hart').fill('5');
+    await page.getByRole('link', { name: 'Registry' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Discard unsaved changes?' });
+    await dialog.waitFor();
+    await e2e.screenshot(page, 'performance-leave');
+    await dialog.getByRole('button', { name: 'Keep editing' }).click();
+    expect(new URL(page.url()).pathname).toBe('/performance-snapshot');
+    expect(await cell(page, 'Safety', 'Amelia Hart').inputValue()).toBe('5');
+    // Another page of the grid is a different set of rows: the same question.
+    await page.getByRole('button', { name: 'Go to next page' }).click();
+    await dialog.getByRole('button', { name: 'Discard changes' }).click();
+    await page.getByRole('rowheader', { name: 'Kofi Mensah' }).waitFor();
+    await page.context().close();
+
+    const viewer = await e2e.createUserWith(['VIEW_PERFORMANCES', 'CREATE_PERFORMANCE']);
+    const viewing = await e2e.newPage();
+    await e2e.login(viewing, viewer.username, viewer.password);
+    await viewing.goto(`/performance-snapshot?date=${DATE}`);
+    await viewing.getByRole('rowheader', { name: 'Amelia Hart' }).waitFor();
+    expect(await viewing.getByRole('button', { name: 'Edit', exact: true }).count()).toBe(0);
+    expect(await viewing.getByRole('button', { name: 'Export CSV' }).count()).toBe(1);
+    await viewing.context().close();
+  });
+});

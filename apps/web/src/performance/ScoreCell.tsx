@@ -1,0 +1,101 @@
+import Box from '@mui/material/Box';
+import { alpha } from '@mui/material/styles';
+import { type ClipboardEvent, type KeyboardEvent, memo } from 'react';
+import { BRAND_GREEN } from '../theme';
+import type { CellPos, MoveKey } from './grid';
+
+export interface ScoreCellHandlers {
+  onInput(pos: CellPos, text: string): void;
+  onPaste(pos: CellPos, text: string): void;
+  onMove(pos: CellPos, key: MoveKey): void;
+  register(pos: CellPos, el: HTMLInputElement | null): void;
+}
+
+interface Props {
+  row: number;
+  col: number;
+  value: string;
+  label: string;
+  changed: boolean;
+  invalid: boolean;
+  disabled: boolean;
+  handlers: ScoreCellHandlers;
+}
+
+/** Left and Right leave the cell only from its edge, so they still move the caret inside "10". */
+function leavesCell(el: HTMLInputElement, key: string): boolean {
+  const start = el.selectionStart ?? 0;
+  const end = el.selectionEnd ?? 0;
+  const all = start === 0 && end === el.value.length;
+  if (all) return true;
+  return key === 'ArrowLeft' ? start === 0 && end === 0 : start === el.value.length;
+}
+
+/** One score input; memoised because a grid holds hundreds of them and a keystroke changes one. */
+export const ScoreCell = memo(function ScoreCell({
+  row,
+  col,
+  value,
+  label,
+  changed,
+  invalid,
+  disabled,
+  handlers,
+}: Props) {
+  const pos: CellPos = { row, col };
+  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
+    const key = e.key;
+    if (key === 'Enter') {
+      e.preventDefault();
+      handlers.onMove(pos, e.shiftKey ? 'ShiftEnter' : 'Enter');
+    } else if (key === 'ArrowUp' || key === 'ArrowDown') {
+      e.preventDefault();
+      handlers.onMove(pos, key);
+    } else if ((key === 'ArrowLeft' || key === 'ArrowRight') && leavesCell(e.currentTarget, key)) {
+      e.preventDefault();
+      handlers.onMove(pos, key);
+    }
+  };
+  const onPaste = (e: ClipboardEvent<HTMLInputElement>) => {
+    e.preventDefault();
+    handlers.onPaste(pos, e.clipboardData.getData('text/plain'));
+  };
+  return (
+    <Box
+      component="input"
+      ref={(el: HTMLInputElement | null) => handlers.register(pos, el)}
+      type="text"
+      inputMode="numeric"
+      autoComplete="off"
+      aria-label={label}
+      aria-invalid={invalid || undefined}
+      data-row={row}
+      data-col={col}
+      value={value}
+      disabled={disabled}
+      onChange={(e) => handlers.onInput(pos, e.currentTarget.value)}
+      onKeyDown={onKeyDown}
+      onPaste={onPaste}
+      onFocus={(e) => e.currentTarget.select()}
+      sx={{
+        width: '100%',
+        minWidth: 0,
+        boxSizing: 'border-box',
+        px: 1.25,
+        py: 0.75,
+        font: 'inherit',
+        textAlign: 'center',
+        color: 'text.primary',
+        bgcolor: changed ? alpha(BRAND_GREEN, 0.1) : 'background.paper',
+        border: 1,
+        borderColor: invalid ? 'error.main' : changed ? alpha(BRAND_GREEN, 0.6) : 'divider',
+        borderRadius: 1,
+        transition: 'border-color 120ms, box-shadow 120ms',
+        '&:hover:not(:disabled)': { borderColor: invalid ? 'error.main' : 'text.secondary' },
+        // The app-wide focus ring marks the cell; the border only keeps its colour meaning.
+        '&:focus': { borderColor: invalid ? 'error.main' : BRAND_GREEN },
+        '&:disabled': { color: 'text.disabled', bgcolor: 'action.hover' },
+      }}
+    />
+  );
+});

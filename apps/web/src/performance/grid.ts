@@ -1,0 +1,140 @@
+import { type PerformanceRow, parseScore, TOTAL_POINTS } from '@wfc/contract';
+
+/*
+ * The editable grid as plain data: what the user typed per cell, what changed, what a paste
+ * writes and where the keyboard moves. The page only wires these to the table.
+ */
+
+/** Edited cell texts: employeeCode -> skillCode -> text. Cells never typed in are absent. */
+export type Drafts = ReadonlyMap<string, ReadonlyMap<string, string>>;
+
+export interface CellPos {
+  row: number;
+  col: number;
+}
+
+const scoreText = (score: number | null) => (score === null ? '' : String(score));
+
+/** The text a cell shows: the user's draft, else the saved score. */
+export function cellText(drafts: Drafts, row: PerformanceRow, col: number): string {
+  const skill = row.skills[col];
+  return drafts.get(row.employeeCode)?.get(skill.skillCode) ?? scoreText(skill.score);
+}
+
+/** The typed text as it will be kept: trimmed, or null when it is not a valid score (SPEC.md section 5). */
+export function acceptCellInput(text: string): string | null {
+  const parsed = parseScore(text);
+  return parsed === undefined ? null : scoreText(parsed);
+}
+
+export function withCell(drafts: Drafts, employeeCode: string, skillCode: string, text: string): Drafts {
+  const next = new Map(drafts);
+  const row = new Map(next.get(employeeCode) ?? []);
+  row.set(skillCode, text);
+  next.set(employeeCode, row);
+  return next;
+}
+
+/** A cell counts as changed only when its value differs from the saved one ('07' is 7). */
+export function isCellChanged(drafts: Drafts, row: PerformanceRow, col: number): boolean {
+  const skill = row.skills[col];
+  const draft = drafts.get(row.employeeCode)?.get(skill.skillCode);
+  return draft !== undefined && parseScore(draft) !== skill.score;
+}
+
+export const isRowChanged = (drafts: Drafts, row: PerformanceRow) =>
+  row.skills.some((_, col) => isCellChanged(drafts, row, col));
+
+export interface SubmissionRow {
+  performanceCode?: string;
+  employeeCode: string;
+  date: string;
+  performancePerSkill: { skillCode: string; pointsEarned: string; totalPoints: number }[];
+}
+
+/** Only the changed rows, each complete, as CreateUpdatePerformances takes them; empty is sent as ''. */
+export function changedRows(rows: readonly PerformanceRow[], drafts: Drafts): SubmissionRow[] {
+  return rows
+    .filter((row) => isRowChanged(drafts, row))
+    .map((row) => ({
+      ...(row.performanceCode ? { performanceCode: row.performanceCode } : {}),
+      employeeCode: row.employeeCode,
+      date: row.date,
+      performancePerSkill: row.skills.map((skill, col) => ({
+        skillCode: skill.skillCode,
+        pointsEarned: acceptCellInput(cellText(drafts, row, col)) ?? '',
+        totalPoints: TOTAL_POINTS,
+      })),
+    }));
+}
+
+/** A block copied from a spreadsheet: rows by line, cells by tab; the trailing line break dropped. */
+export function parseBlock(text: string): string[][] {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+  return lines.map((line) => line.split('\t'));
+}
+
+export interface PasteResult {
+  drafts: Drafts;
+  /** Cells written. */
+  written: number;
+  /** Values that were not valid scores, left as they were. */
+  rejected: number;
+}
+
+/** Writes a block from `start` rightwards and downwards; what falls outside the grid is dropped. */
+export function pasteBlock(
+  drafts: Drafts,
+  rows: readonly PerformanceRow[],
+  start: CellPos,
+  block: readonly (readonly string[])[],
+): PasteResult {
+  let next = drafts;
+  let written = 0;
+  let rejected = 0;
+  block.forEach((values, r) => {
+    const row = rows[start.row + r];
+    if (!row) return;
+    values.forEach((value, c) => {
+      const skill = row.skills[start.col + c];
+      if (!skill) return;
+      const accepted = acceptCellInput(value);
+      if (accepted === null) {
+        rejected += 1;
+        return;
+      }
+      next = withCell(next, row.employeeCode, skill.skillCode, accepted);
+      written += 1;
+    });
+  });
+  return { drafts: next, written, rejected };
+}
+
+export type MoveKey = 'ArrowUp' | 'ArrowDown' | 'ArrowLeft' | 'ArrowRight' | 'Enter' | 'ShiftEnter';
+
+/** Spreadsheet movement: arrows one cell, Enter down and Shift+Enter up, stopping at the edges. */
+export function moveCell(pos: CellPos, key: MoveKey, rows: number, cols: number): CellPos {
+  const clamp = (v: number, max: number) => Math.min(Math.max(v, 0), max - 1);
+  switch (key) {
+    case 'ArrowUp':
+    case 'ShiftEnter':
+      return { row: clamp(pos.row - 1, rows), col: pos.col };
+    case 'ArrowDown':
+    case 'Enter':
+      return { row: clamp(pos.row + 1, rows), col: pos.col };
+    case 'ArrowLeft':
+      return { row: pos.row, col: clamp(pos.col - 1, cols) };
+    case 'ArrowRight':
+      return { row: pos.row, col: clamp(pos.col + 1, cols) };
+  }
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** What a paste did, for the screen reader and, when values were refused, a toast. */
+export const pasteSummary = (written: number, rejected: number) =>
+  `Pasted ${plural(written, 'cell', 'cells')}` +
+  (rejected
+    ? `; ${plural(rejected, 'value was', 'values were')} not a score from 0 to 10 and left as before.`
+    : '.');
