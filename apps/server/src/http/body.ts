@@ -8,7 +8,12 @@ export const BODY_LIMIT = 1024 * 1024;
 /** Deeper than any request the console makes (a performance row's scores sit at depth 4). */
 export const MAX_INPUT_DEPTH = 8;
 
+/** More than any form sends: a role's permissions, a page of performance rows with their scores. */
+export const MAX_PARAMETERS = 50_000;
+export const MAX_ARRAY_ITEMS = 10_000;
+
 const malformed = () => Object.assign(new Error('Malformed form body'), { statusCode: 400 });
+const tooMany = () => Object.assign(new Error('Too many form fields'), { statusCode: 413 });
 
 /**
  * Browsers percent-encode every byte they send, so an escape that does not decode to valid UTF-8
@@ -23,21 +28,49 @@ function strictDecode(text: string): string {
   }
 }
 
+const INDEX = /^(0|[1-9]\d{0,8})$/;
+
+/**
+ * qs builds `a[5000]=x` as a sparse array of length 5001 and merges such arrays in time that grows
+ * with the square of their length: 10,000 indexed keys (100 KB) blocked the event loop for seconds,
+ * before any session check. So qs keeps indexes as object keys, and this pass turns objects whose
+ * keys are all indexes into arrays in index order, as qs itself would, in linear time.
+ */
+function arraysFromIndexes(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  const obj = value as Record<string, unknown>;
+  const keys = Object.keys(obj);
+  for (const k of keys) obj[k] = arraysFromIndexes(obj[k]);
+  if (keys.length === 0 || !keys.every((k) => INDEX.test(k))) return obj;
+  if (keys.length > MAX_ARRAY_ITEMS) throw tooMany();
+  return keys
+    .map(Number)
+    .sort((a, b) => a - b)
+    .map((i) => obj[i]);
+}
+
 /**
  * SPEC.md section 7: forms post nested keys in bracket notation (`address[countryCode]=...`,
- * `rolePermissions[0]=...`). Depth and sizes are bounded; prototype keys are never honoured.
+ * `rolePermissions[0]=...`). Depth, parameter count and array length are bounded; prototype keys
+ * are never honoured.
  */
 export function parseBracketBody(text: string): Record<string, unknown> {
-  return qs.parse(text, {
+  let pairs = 1;
+  for (let i = text.indexOf('&'); i !== -1; i = text.indexOf('&', i + 1)) {
+    if (++pairs > MAX_PARAMETERS) throw tooMany();
+  }
+  const parsed = qs.parse(text, {
     depth: 5,
-    arrayLimit: 10_000,
-    parameterLimit: 50_000,
+    arrayLimit: -1,
+    parameterLimit: MAX_PARAMETERS,
     allowPrototypes: false,
     plainObjects: true,
     duplicates: 'first',
     strictDepth: true,
     decoder: strictDecode,
   }) as Record<string, unknown>;
+  for (const k of Object.keys(parsed)) parsed[k] = arraysFromIndexes(parsed[k]);
+  return parsed;
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -81,8 +114,8 @@ export function registerBodyParsers(app: FastifyInstance) {
     (_req, body, done) => {
       try {
         done(null, parseBracketBody(body as string));
-      } catch {
-        done(malformed(), undefined);
+      } catch (err) {
+        done((err as { statusCode?: number }).statusCode ? (err as Error) : malformed(), undefined);
       }
     },
   );

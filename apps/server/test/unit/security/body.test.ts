@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { findUnsafeInput, MAX_INPUT_DEPTH, parseBracketBody } from '../../../src/http/body.ts';
+import {
+  findUnsafeInput,
+  MAX_ARRAY_ITEMS,
+  MAX_INPUT_DEPTH,
+  MAX_PARAMETERS,
+  parseBracketBody,
+} from '../../../src/http/body.ts';
 import { formEncode } from '../../support/app.ts';
 
 /** Keys as forms use them: never numeric (qs reads those as array indexes) nor bracketed. */
@@ -81,6 +87,33 @@ describe('bracket body parsing', () => {
   it('refuses nesting beyond its depth instead of flattening it silently', () => {
     expect(() => parseBracketBody('a[b][c][d][e][f]=1')).not.toThrow();
     expect(() => parseBracketBody('a[b][c][d][e][f][g]=1')).toThrow();
+  });
+
+  it('orders and compacts indexed keys as arrays, whatever order they arrive in', () => {
+    expect(plain(parseBracketBody('a[2]=c&a[0]=a&a[10]=d&a[1]=b'))).toEqual({ a: ['a', 'b', 'c', 'd'] });
+    expect(plain(parseBracketBody('a[]=x&a[]=y'))).toEqual({ a: ['x', 'y'] });
+    expect(plain(parseBracketBody('a[0][b]=1&a[0][c]=2&a[1][b]=3'))).toEqual({
+      a: [{ b: '1', c: '2' }, { b: '3' }],
+    });
+    // Mixed keys stay an object, which the schemas then refuse.
+    expect(plain(parseBracketBody('a[x]=1&a[0]=2'))).toEqual({ a: { 0: '2', x: '1' } });
+    expect(plain(parseBracketBody('a[01]=1'))).toEqual({ a: { '01': '1' } });
+    expect(plain(parseBracketBody('0=a&1=b'))).toEqual({ 0: 'a', 1: 'b' });
+  });
+
+  it('parses a body of many indexed keys in linear time (it used to block the event loop for seconds)', () => {
+    const body = Array.from({ length: MAX_ARRAY_ITEMS }, (_, i) => `a[${i}][x]=${i}`).join('&');
+    const started = performance.now();
+    const parsed = parseBracketBody(body);
+    expect(performance.now() - started).toBeLessThan(1500);
+    expect((parsed.a as unknown[]).length).toBe(MAX_ARRAY_ITEMS);
+  });
+
+  it('refuses more parameters or array items than any form sends, rather than dropping some silently', () => {
+    const params = Array.from({ length: MAX_PARAMETERS + 1 }, (_, i) => `k${i}=1`).join('&');
+    expect(() => parseBracketBody(params)).toThrow('Too many form fields');
+    const items = Array.from({ length: MAX_ARRAY_ITEMS + 1 }, (_, i) => `a[${i}]=1`).join('&');
+    expect(() => parseBracketBody(items)).toThrow('Too many form fields');
   });
 
   it('keeps the first of duplicated parameters', () => {
