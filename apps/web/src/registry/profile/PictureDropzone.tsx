@@ -136,8 +136,14 @@ export function PictureDropzone({ id, label, value, onChange, disabled, error }:
         </Box>
       </Box>
       {invalid && (
-        <FormHelperText id={errorId} error>
-          {[error, ...messages].filter(Boolean).join(' · ')}
+        <FormHelperText id={errorId} error component="div">
+          {[error, ...messages]
+            .filter((m): m is string => Boolean(m))
+            .map((m) => (
+              <Box component="span" key={m} sx={{ display: 'block' }}>
+                {m}
+              </Box>
+            ))}
         </FormHelperText>
       )}
     </Box>
