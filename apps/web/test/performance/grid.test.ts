@@ -1,0 +1,144 @@
+import type { PerformanceRow } from '@wfc/contract';
+import { describe, expect, it } from 'vitest';
+import {
+  acceptCellInput,
+  cellText,
+  changedRows,
+  type Drafts,
+  isCellChanged,
+  moveCell,
+  parseBlock,
+  pasteBlock,
+  pasteSummary,
+  withCell,
+} from '../../src/performance/grid';
+import { serverCellErrors } from '../../src/performance/serverErrors';
+
+const SKILLS = ['S1', 'S2', 'S3'];
+const row = (
+  employeeCode: string,
+  scores: (number | null)[],
+  performanceCode: string | null = null,
+): PerformanceRow => ({
+  performanceCode,
+  employeeCode,
+  employeeId: employeeCode,
+  employeeName: employeeCode,
+  date: '2024-03-05',
+  skills: SKILLS.map((skillCode, i) => ({ skillCode, title: skillCode, score: scores[i] ?? null })),
+  total: { daily: null, monthly: null, yearly: null },
+});
+const rows = [row('E1', [1, null, 3], 'P1'), row('E2', [null, null, null]), row('E3', [10, 0, 5], 'P3')];
+const none: Drafts = new Map();
+
+describe('acceptCellInput: empty or a whole number 0..10', () => {
+  it('keeps valid text, normalised', () => {
+    expect(acceptCellInput('')).toBe('');
+    expect(acceptCellInput(' 7 ')).toBe('7');
+    expect(acceptCellInput('07')).toBe('7');
+    expect(acceptCellInput('10')).toBe('10');
+  });
+
+  it('refuses the rest, so the cell keeps its value', () => {
+    for (const s of ['11', '-1', '1.5', 'x', '1 2', '٣']) expect(acceptCellInput(s)).toBeNull();
+  });
+});
+
+describe('drafts', () => {
+  it('show the draft over the saved score, and count a change only when the value differs', () => {
+    let d = withCell(none, 'E1', 'S1', '1');
+    expect(isCellChanged(d, rows[0], 0)).toBe(false);
+    d = withCell(d, 'E1', 'S2', '4');
+    expect(cellText(d, rows[0], 1)).toBe('4');
+    expect(cellText(d, rows[0], 2)).toBe('3');
+    expect(isCellChanged(d, rows[0], 1)).toBe(true);
+    expect(none.size).toBe(0);
+  });
+
+  it('send only the changed rows, each complete, empty cells as empty text', () => {
+    let d = withCell(none, 'E1', 'S3', '');
+    d = withCell(d, 'E3', 'S1', '10');
+    d = withCell(d, 'E2', 'S2', '0');
+    expect(changedRows(rows, d)).toEqual([
+      {
+        performanceCode: 'P1',
+        employeeCode: 'E1',
+        date: '2024-03-05',
+        performancePerSkill: [
+          { skillCode: 'S1', pointsEarned: '1', totalPoints: 10 },
+          { skillCode: 'S2', pointsEarned: '', totalPoints: 10 },
+          { skillCode: 'S3', pointsEarned: '', totalPoints: 10 },
+        ],
+      },
+      {
+        employeeCode: 'E2',
+        date: '2024-03-05',
+        performancePerSkill: [
+          { skillCode: 'S1', pointsEarned: '', totalPoints: 10 },
+          { skillCode: 'S2', pointsEarned: '0', totalPoints: 10 },
+          { skillCode: 'S3', pointsEarned: '', totalPoints: 10 },
+        ],
+      },
+    ]);
+  });
+});
+
+describe('pasting a block copied from a spreadsheet', () => {
+  it('splits rows on line breaks (any style) and cells on tabs, without a phantom last row', () => {
+    expect(parseBlock('1\t2\r\n3\t\n')).toEqual([
+      ['1', '2'],
+      ['3', ''],
+    ]);
+    expect(parseBlock('7')).toEqual([['7']]);
+    expect(parseBlock('\n')).toEqual([['']]);
+  });
+
+  it('writes rightwards and downwards from the cell, drops what falls outside and skips invalid values', () => {
+    const result = pasteBlock(none, rows, { row: 1, col: 1 }, [['4', 'x', '9'], ['', '12'], ['6']]);
+    expect(result.written).toBe(2);
+    expect(result.rejected).toBe(2);
+    expect(cellText(result.drafts, rows[1], 1)).toBe('4');
+    expect(cellText(result.drafts, rows[1], 2)).toBe('');
+    expect(cellText(result.drafts, rows[2], 1)).toBe('');
+    expect(cellText(result.drafts, rows[2], 2)).toBe('5');
+    expect(pasteSummary(result.written, result.rejected)).toBe(
+      'Pasted 2 cells; 2 values were not a score from 0 to 10 and left as before.',
+    );
+    expect(pasteSummary(1, 0)).toBe('Pasted 1 cell.');
+  });
+});
+
+describe('moveCell', () => {
+  it('moves like a spreadsheet and stops at the edges', () => {
+    const at = { row: 1, col: 1 };
+    expect(moveCell(at, 'ArrowUp', 3, 3)).toEqual({ row: 0, col: 1 });
+    expect(moveCell(at, 'Enter', 3, 3)).toEqual({ row: 2, col: 1 });
+    expect(moveCell(at, 'ShiftEnter', 3, 3)).toEqual({ row: 0, col: 1 });
+    expect(moveCell(at, 'ArrowLeft', 3, 3)).toEqual({ row: 1, col: 0 });
+    expect(moveCell(at, 'ArrowRight', 3, 3)).toEqual({ row: 1, col: 2 });
+    expect(moveCell({ row: 2, col: 2 }, 'ArrowDown', 3, 3)).toEqual({ row: 2, col: 2 });
+    expect(moveCell({ row: 0, col: 0 }, 'ArrowLeft', 3, 3)).toEqual({ row: 0, col: 0 });
+  });
+});
+
+describe('serverCellErrors', () => {
+  it('finds the cell a server error names by its place in the submitted list', () => {
+    const sent = changedRows(rows, withCell(withCell(none, 'E2', 'S1', '1'), 'E3', 'S2', '2'));
+    expect(
+      serverCellErrors(
+        [
+          { field: 'performances.1.performancePerSkill.2.pointsEarned', message: 'Bad score' },
+          { field: 'performances.0.performancePerSkill.0.skillCode', message: 'Skill not found' },
+          { field: 'performances.0.employeeCode', message: 'Employee not found' },
+          { field: 'performances.9.performancePerSkill.0.pointsEarned', message: 'No such row' },
+        ],
+        sent,
+      ),
+    ).toEqual(
+      new Map([
+        ['E3|S3', 'Bad score'],
+        ['E2|S1', 'Skill not found'],
+      ]),
+    );
+  });
+});

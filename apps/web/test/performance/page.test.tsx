@@ -1,0 +1,220 @@
+import { QueryClient } from '@tanstack/react-query';
+import {
+  fireEvent,
+  render,
+  screen,
+  waitFor,
+  waitForElementToBeRemoved,
+  within,
+} from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { PerformanceRow } from '@wfc/contract';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AppProviders } from '../../src/app/AppProviders';
+import { createEmotionCache } from '../../src/app/emotion';
+import { STORAGE_KEY } from '../../src/auth/storage';
+import PerformancePage from '../../src/performance/PerformancePage';
+import { ok, reply, SCREEN_TEST_TIMEOUT, type Stub, sessionUser, stubApi } from '../registry/harness';
+
+const EDITOR = ['VIEW_PERFORMANCES', 'CREATE_PERFORMANCE', 'UPDATE_PERFORMANCE'];
+const skills = (scores: (number | null)[]) =>
+  ['Accuracy', 'Speed'].map((title, i) => ({ skillCode: `SKILL-${title}`, title, score: scores[i] ?? null }));
+const ROWS: PerformanceRow[] = [
+  {
+    performanceCode: 'PERF-1',
+    employeeCode: 'EMP-1',
+    employeeId: 'E-001',
+    employeeName: 'Ann Lee',
+    date: '2024-03-05',
+    skills: skills([7, null]),
+    total: { daily: 7, monthly: 6.5, yearly: 6.25 },
+  },
+  {
+    performanceCode: null,
+    employeeCode: 'EMP-2',
+    employeeId: 'E-002',
+    employeeName: 'Bo Chan',
+    date: '2024-03-05',
+    skills: skills([null, null]),
+    total: { daily: null, monthly: null, yearly: null },
+  },
+];
+
+function renderPage(
+  permissions: string[],
+  handlers: Record<string, Stub>,
+  path = '/performance-snapshot?date=2024-03-05',
+) {
+  const user = sessionUser(permissions);
+  // jsdom has no layout engine and so no ResizeObserver; the table only uses it to show a hint.
+  vi.stubGlobal(
+    'ResizeObserver',
+    class {
+      observe() {}
+      disconnect() {}
+    },
+  );
+  window.localStorage.setItem(STORAGE_KEY, JSON.stringify({ auth: { user, isAuthenticated: true } }));
+  const api = stubApi({
+    GetSession: ok(user),
+    GetPerformances: ok(ROWS, 'Performances fetched successfully', 2),
+    ...handlers,
+  });
+  const router = createMemoryRouter(
+    [
+      { path: '/performance-snapshot', element: <PerformancePage /> },
+      { path: '*', element: <p>Elsewhere</p> },
+    ],
+    { initialEntries: [path] },
+  );
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <AppProviders emotionCache={createEmotionCache()} queryClient={queryClient}>
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+  return { ...api, router };
+}
+
+const cell = (skill: string, person: string) =>
+  screen.getByRole('textbox', { name: `${skill} score for ${person}` });
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  window.localStorage.clear();
+});
+
+describe('the performance screen', () => {
+  it(
+    'shows the columns, scores and two-decimal averages, and asks the server for the chosen date',
+    async () => {
+      const api = renderPage(['VIEW_PERFORMANCES'], {});
+      const ann = await screen.findByRole('rowheader', { name: 'Ann Lee' });
+      expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
+        'Employee Id',
+        'Employee Name',
+        'Accuracy',
+        'Speed',
+        'Daily Average',
+        'Monthly Average',
+        'Yearly Average',
+      ]);
+      const cells = within(ann.closest('tr') as HTMLElement)
+        .getAllByRole('cell')
+        .map((c) => c.textContent);
+      expect(cells).toEqual(['E-001', '7', '–None', '7.00', '6.50', '6.25']);
+      // Empty values (the keyword) are left out of the query string.
+      expect(api.lastCallTo('GetPerformances')?.query).toEqual({
+        date: '2024-03-05',
+        sortField: 'name',
+        sortValue: 'asc',
+        page: '1',
+        limit: '10',
+      });
+      // Without both edit permissions there is no Edit button.
+      expect(screen.queryByRole('button', { name: 'Edit' })).toBeNull();
+      expect(screen.getByRole('button', { name: 'Export CSV' })).toBeTruthy();
+    },
+    SCREEN_TEST_TIMEOUT,
+  );
+
+  it(
+    'reverts an invalid entry, saves only the changed rows and returns to read mode',
+    async () => {
+      const user = userEvent.setup();
+      const api = renderPage(EDITOR, {
+        CreateUpdatePerformances: ok([], 'Performances saved successfully'),
+      });
+      await user.click(await screen.findByRole('button', { name: 'Edit' }));
+      const speed = cell('Speed', 'Bo Chan');
+      await user.click(speed);
+      await user.keyboard('4');
+      await user.keyboard('2');
+      expect((speed as HTMLInputElement).value).toBe('4');
+      await screen.findByText(/"42" was reverted/);
+      await user.click(screen.getByRole('button', { name: 'Save' }));
+      await screen.findByText('Performances saved successfully');
+      const body = api.lastCallTo('CreateUpdatePerformances')?.body ?? {};
+      expect(body).toEqual({
+        'performances[0][employeeCode]': 'EMP-2',
+        'performances[0][date]': '2024-03-05',
+        'performances[0][performancePerSkill][0][skillCode]': 'SKILL-Accuracy',
+        'performances[0][performancePerSkill][0][pointsEarned]': '',
+        'performances[0][performancePerSkill][0][totalPoints]': '10',
+        'performances[0][performancePerSkill][1][skillCode]': 'SKILL-Speed',
+        'performances[0][performancePerSkill][1][pointsEarned]': '4',
+        'performances[0][performancePerSkill][1][totalPoints]': '10',
+      });
+      await screen.findByRole('button', { name: 'Edit' });
+      expect(screen.queryByRole('textbox', { name: /score for/ })).toBeNull();
+    },
+    SCREEN_TEST_TIMEOUT,
+  );
+
+  it(
+    'on a refused save shows the server message, stays in edit mode and marks the refused cell',
+    async () => {
+      const user = userEvent.setup();
+      renderPage(EDITOR, {
+        CreateUpdatePerformances: reply(() => ({
+          statusCode: 400,
+          message: 'Invalid input',
+          errors: [{ field: 'performances.0.performancePerSkill.0.pointsEarned', message: 'Too high' }],
+        })),
+      });
+      await user.click(await screen.findByRole('button', { name: 'Edit' }));
+      await user.clear(cell('Accuracy', 'Ann Lee'));
+      await user.type(cell('Accuracy', 'Ann Lee'), '9');
+      await user.click(screen.getByRole('button', { name: 'Save' }));
+      await screen.findByText('Invalid input');
+      expect(cell('Accuracy', 'Ann Lee').getAttribute('aria-invalid')).toBe('true');
+      expect(screen.getByRole('button', { name: 'Save' })).toBeTruthy();
+    },
+    SCREEN_TEST_TIMEOUT,
+  );
+
+  it(
+    'moves with the keyboard and pastes a tab-separated block',
+    async () => {
+      const user = userEvent.setup();
+      renderPage(EDITOR, {});
+      await user.click(await screen.findByRole('button', { name: 'Edit' }));
+      await waitFor(() => expect(document.activeElement).toBe(cell('Accuracy', 'Ann Lee')));
+      await user.keyboard('{Enter}');
+      expect(document.activeElement).toBe(cell('Accuracy', 'Bo Chan'));
+      await user.keyboard('{ArrowUp}{ArrowRight}');
+      expect(document.activeElement).toBe(cell('Speed', 'Ann Lee'));
+      fireEvent.paste(cell('Accuracy', 'Ann Lee'), {
+        clipboardData: { getData: () => '1\t2\n3\t11\n' },
+      });
+      expect((cell('Speed', 'Ann Lee') as HTMLInputElement).value).toBe('2');
+      expect((cell('Accuracy', 'Bo Chan') as HTMLInputElement).value).toBe('3');
+      expect((cell('Speed', 'Bo Chan') as HTMLInputElement).value).toBe('');
+      await screen.findByText('2 rows changed');
+    },
+    SCREEN_TEST_TIMEOUT,
+  );
+
+  it(
+    'asks before discarding unsaved changes on Cancel',
+    async () => {
+      const user = userEvent.setup();
+      renderPage(EDITOR, {});
+      await user.click(await screen.findByRole('button', { name: 'Edit' }));
+      await user.click(cell('Speed', 'Ann Lee'));
+      await user.keyboard('3');
+      await user.click(screen.getByRole('button', { name: 'Cancel' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Discard unsaved changes?' });
+      await user.click(within(dialog).getByRole('button', { name: 'Keep editing' }));
+      await waitForElementToBeRemoved(() => screen.queryByRole('dialog'));
+      expect((cell('Speed', 'Ann Lee') as HTMLInputElement).value).toBe('3');
+      await user.click(screen.getByRole('button', { name: 'Cancel' }));
+      await user.click(
+        within(await screen.findByRole('dialog')).getByRole('button', { name: 'Discard changes' }),
+      );
+      await screen.findByRole('button', { name: 'Edit' });
+    },
+    SCREEN_TEST_TIMEOUT,
+  );
+});
