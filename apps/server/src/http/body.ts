@@ -59,16 +59,22 @@ export function parseBracketBody(text: string): Record<string, unknown> {
   for (let i = text.indexOf('&'); i !== -1; i = text.indexOf('&', i + 1)) {
     if (++pairs > MAX_PARAMETERS) throw tooMany();
   }
-  const parsed = qs.parse(text, {
-    depth: 5,
-    arrayLimit: -1,
-    parameterLimit: MAX_PARAMETERS,
-    allowPrototypes: false,
-    plainObjects: true,
-    duplicates: 'first',
-    strictDepth: true,
-    decoder: strictDecode,
-  }) as Record<string, unknown>;
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = qs.parse(text, {
+      depth: 5,
+      arrayLimit: -1,
+      parameterLimit: MAX_PARAMETERS,
+      allowPrototypes: false,
+      plainObjects: true,
+      duplicates: 'first',
+      strictDepth: true,
+      decoder: strictDecode,
+    }) as Record<string, unknown>;
+  } catch (err) {
+    // Nesting beyond the depth limit: the caller answers 400 rather than crash on a bare RangeError.
+    throw (err as { statusCode?: number }).statusCode ? err : malformed();
+  }
   for (const k of Object.keys(parsed)) parsed[k] = arraysFromIndexes(parsed[k]);
   return parsed;
 }
@@ -115,7 +121,7 @@ export function registerBodyParsers(app: FastifyInstance) {
       try {
         done(null, parseBracketBody(body as string));
       } catch (err) {
-        done((err as { statusCode?: number }).statusCode ? (err as Error) : malformed(), undefined);
+        done(err as Error, undefined);
       }
     },
   );

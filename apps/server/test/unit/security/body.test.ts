@@ -86,7 +86,9 @@ describe('bracket body parsing', () => {
 
   it('refuses nesting beyond its depth instead of flattening it silently', () => {
     expect(() => parseBracketBody('a[b][c][d][e][f]=1')).not.toThrow();
-    expect(() => parseBracketBody('a[b][c][d][e][f][g]=1')).toThrow();
+    expect(() => parseBracketBody('a[b][c][d][e][f][g]=1')).toThrow(
+      expect.objectContaining({ statusCode: 400, message: 'Malformed form body' }),
+    );
   });
 
   it('orders and compacts indexed keys as arrays, whatever order they arrive in', () => {
@@ -129,7 +131,9 @@ describe('bracket body parsing', () => {
         let parsed: Record<string, unknown>;
         try {
           parsed = parseBracketBody(raw);
-        } catch {
+        } catch (err) {
+          // Every refusal carries the status the API answers with, never a bare error (a 500).
+          expect([400, 413]).toContain((err as { statusCode?: number }).statusCode);
           return;
         }
         const problem = findUnsafeInput(parsed);
