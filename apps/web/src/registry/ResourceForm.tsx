@@ -24,7 +24,7 @@ import {
   placeFieldErrors,
   toBody,
 } from './formValues';
-import { subListPath, useNavigateWithBack } from './paths';
+import { subListPath, useNavigateWithBack, usePreset } from './paths';
 import {
   bodyResolver,
   errorAt,
@@ -40,6 +40,12 @@ interface Props {
   def: ResourceDef;
   mode: FormMode;
 }
+
+/** Only presets naming this form's selectors are taken. */
+const pick = (preset: Record<string, Option>, fields: readonly FormFieldDef[]) =>
+  Object.fromEntries(
+    fields.filter((f) => f.kind === 'select' && preset[f.name]).map((f) => [f.name, preset[f.name]]),
+  );
 
 /** The one view / create / update screen of every module whose form the definition describes. */
 export function ResourceForm({ def, mode }: Props) {
@@ -66,7 +72,11 @@ function EntityForm({ def, mode, code, record, back }: RecordFormProps) {
 
   const resolver = schema ? bodyResolver<FormValues>(schema, bodyOf) : undefined;
 
-  const form = useForm<FormValues>({ defaultValues: initialValues(fields, record), resolver });
+  const preset = usePreset();
+  const form = useForm<FormValues>({
+    defaultValues: { ...initialValues(fields, record), ...(mode === 'create' ? pick(preset, fields) : {}) },
+    resolver,
+  });
   const { control, handleSubmit, setError, setValue, formState } = form;
 
   const submit = handleSubmit(async (values) => {
@@ -237,7 +247,8 @@ function FieldInput({ def, field, fields, control, readOnly, error, onParentChan
                 sx: { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' },
               },
               inputLabel: { shrink: true },
-              htmlInput: { style: { fontSize: '0.85rem' } },
+              // JSON reads best unwrapped; long lines scroll sideways instead.
+              htmlInput: { wrap: 'off', style: { fontSize: '0.85rem', overflowX: 'auto' } },
             }}
           />
         )}
@@ -277,8 +288,10 @@ function FieldInput({ def, field, fields, control, readOnly, error, onParentChan
             error && field.help ? (
               <>
                 {error}
-                <br />
-                {field.help}
+                {/* The guidance stays readable as guidance, not as part of the error. */}
+                <Box component="span" sx={{ display: 'block', color: 'text.secondary' }}>
+                  {field.help}
+                </Box>
               </>
             ) : (
               helper

@@ -31,6 +31,7 @@ import { notify } from '../ui/notify';
 import { PageLoader } from '../ui/PageLoader';
 import { ConfirmDeleteDialog } from './ConfirmDeleteDialog';
 import { formatCell } from './format';
+import { fieldsFor, presetFromParent } from './formValues';
 import {
   lastPage,
   nextSort,
@@ -113,7 +114,11 @@ export function ResourceList({ def, subList }: Props) {
   const canUpdate = Boolean(def.endpoints.update && def.permissions.update && can(def.permissions.update));
   const canDelete = Boolean(def.endpoints.delete && def.permissions.delete && can(def.permissions.delete));
 
-  const parentName = parent.data?.statusCode === 200 ? readName(subList?.parent, parent.data.data) : '';
+  const parentRecord = parent.data?.statusCode === 200 ? parent.data.data : undefined;
+  const parentName = readName(subList?.parent, parentRecord);
+  const addPreset = subList
+    ? presetFromParent(fieldsFor(def, 'create'), subList.parent, parentRecord)
+    : undefined;
   const title = subList ? `${subList.parent.label} ${def.plural}` : def.plural;
   const subtitle = subList ? `${subList.parent.label}: ${parentName || parentCode}` : undefined;
 
@@ -145,7 +150,11 @@ export function ResourceList({ def, subList }: Props) {
         back={subList ? back : undefined}
         actions={
           canCreate ? (
-            <Button variant="contained" startIcon={<AddIcon />} onClick={() => go(createPath(def))}>
+            <Button
+              variant="contained"
+              startIcon={<AddIcon />}
+              onClick={() => go(createPath(def), { preset: addPreset })}
+            >
               Add {def.label}
             </Button>
           ) : null

@@ -196,7 +196,12 @@ export function ResourceSelect(props: Props) {
         aria-invalid={Boolean(message)}
         aria-errormessage={message ? errorId : undefined}
       />
-      {message && <FormHelperText id={errorId}>{message}</FormHelperText>}
+      {message && (
+        // Announced when it appears: react-select keeps aria-describedby for its own placeholder.
+        <FormHelperText id={errorId} aria-live="polite">
+          {message}
+        </FormHelperText>
+      )}
     </FormControl>
   );
 }

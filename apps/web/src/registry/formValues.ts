@@ -80,3 +80,31 @@ export function placeFieldErrors(
   }
   return { placed, unplaced };
 }
+
+/**
+ * A create form opened from a parent's sub-list starts with what the parent fixes: the selector
+ * offering the parent itself, and any selector whose value the parent record also holds (a
+ * state's cities inherit the state's country).
+ */
+export function presetFromParent(
+  fields: readonly FormFieldDef[],
+  parent: ResourceDef,
+  record: RegistryRecord | undefined,
+): Record<string, Option> {
+  const preset: Record<string, Option> = {};
+  if (!record) return preset;
+  for (const f of fields) {
+    if (f.kind !== 'select') continue;
+    const value =
+      f.source === parent.key ? record[parent.code] : f.valuePath ? readPath(record, f.valuePath) : undefined;
+    if (typeof value !== 'string' || !value) continue;
+    const label =
+      f.source === parent.key
+        ? record[parent.nameField]
+        : f.labelPath
+          ? readPath(record, f.labelPath)
+          : value;
+    preset[f.name] = { value, label: typeof label === 'string' && label ? label : value };
+  }
+  return preset;
+}

@@ -17,6 +17,8 @@ export const subListPath = (parent: ResourceDef, code: string, sub: SubListDef) 
 /** What a screen passes on when it opens another one, so Back can return to it. */
 export interface BackState {
   back?: string;
+  /** Create forms opened from a sub-list start with the parent filled in: field name -> option. */
+  preset?: Record<string, { value: string; label: string }>;
 }
 
 /** Only same-app paths are followed, so a crafted history state cannot send the user elsewhere. */
@@ -36,9 +38,16 @@ export function useNavigateWithBack() {
   const location = useLocation();
   const here = `${location.pathname}${location.search}`;
   return useCallback(
-    (to: string) => navigate(to, { state: { back: here } satisfies BackState }),
+    (to: string, extra: Omit<BackState, 'back'> = {}) =>
+      navigate(to, { state: { ...extra, back: here } satisfies BackState }),
     [navigate, here],
   );
+}
+
+/** Options handed over by a sub-list's Add button, if any. */
+export function usePreset(): NonNullable<BackState['preset']> {
+  const preset = (useLocation().state as BackState | null)?.preset;
+  return preset && typeof preset === 'object' ? preset : {};
 }
 
 /** Reads a dotted path; `a[].b` maps over the array at `a`. */

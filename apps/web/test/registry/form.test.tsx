@@ -277,6 +277,38 @@ describe('shared entity form', { timeout: SCREEN_TEST_TIMEOUT }, () => {
     });
   });
 
+  it('starts a create form opened from a sub-list with the parent chosen', async () => {
+    const user = userEvent.setup();
+    const api = renderRegistry(
+      {
+        pathname: '/registry/state/create',
+        state: {
+          back: '/registry/country/COUNTRY-1/states',
+          preset: { countryCode: { value: 'COUNTRY-1', label: 'Germany' } },
+        },
+      },
+      ['VIEW_COUNTRIES', 'VIEW_STATES', 'CREATE_STATE'],
+      {
+        CreateState: ok({}, 'State created successfully'),
+        GetStatesByCountryCode: ok([], 'States fetched successfully', 0),
+        GetCountryByCode: ok({ countryCode: 'COUNTRY-1', name: 'Germany' }),
+      },
+    );
+    expect(await screen.findByText('Germany')).toBeTruthy();
+    await user.type(input('Name'), 'Hesse');
+    await user.type(input('ISO'), 'HE');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(await screen.findByText('State created successfully')).toBeTruthy();
+    expect(api.lastCallTo('CreateState')?.body).toEqual({
+      name: 'Hesse',
+      iso: 'HE',
+      countryCode: 'COUNTRY-1',
+    });
+    await waitFor(() =>
+      expect(api.router.state.location.pathname).toBe('/registry/country/COUNTRY-1/states'),
+    );
+  });
+
   it('lists the Submit button only on create and update', async () => {
     renderRegistry('/registry/skill/edit/SKILL-1', ['VIEW_SKILLS', 'UPDATE_SKILL'], {
       GetSkillByCode: ok({ skillCode: 'SKILL-1', title: 'Welding', description: null }),

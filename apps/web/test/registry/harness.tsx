@@ -1,7 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { configure, render } from '@testing-library/react';
 import type { ApiEnvelope, SessionUser } from '@wfc/contract';
-import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
+import { createMemoryRouter, type InitialEntry, RouterProvider, useLocation } from 'react-router';
 import { vi } from 'vitest';
 import { AppProviders } from '../../src/app/AppProviders';
 import { createEmotionCache } from '../../src/app/emotion';
@@ -115,7 +115,7 @@ function LocationProbe() {
  * Renders the registry routes at `path` inside the app's real providers, signed in as a user
  * holding `permissions`. Other paths render a probe showing where the screen navigated.
  */
-export function renderRegistry(path: string, permissions: string[], handlers: Record<string, Stub>) {
+export function renderRegistry(path: InitialEntry, permissions: string[], handlers: Record<string, Stub>) {
   const user = sessionUser(permissions);
   window.localStorage.setItem(STORAGE_KEY, JSON.stringify({ auth: { user, isAuthenticated: true } }));
   const api = stubApi({ GetSession: ok(user), ...handlers });

@@ -287,4 +287,31 @@ describe('shared list screen', { timeout: SCREEN_TEST_TIMEOUT }, () => {
     await userEvent.setup().click(back);
     await waitFor(() => expect(api.router.state.location.pathname).toBe('/registry/country/COUNTRY-1'));
   });
+
+  it("a sub-list's Add hands the parent over to the create form", async () => {
+    const user = userEvent.setup();
+    const api = renderRegistry(
+      '/registry/state/STATE-1/cities',
+      ['VIEW_STATES', 'VIEW_CITIES', 'CREATE_CITY'],
+      {
+        GetStateByCode: ok({
+          stateCode: 'STATE-1',
+          name: 'Bavaria',
+          iso: 'BY',
+          country: { countryCode: 'COUNTRY-1', name: 'Germany' },
+        }),
+        GetCitiesByStateCode: ok([], 'Cities fetched successfully', 0),
+      },
+    );
+    await screen.findByText('State: Bavaria');
+    await user.click(screen.getByRole('button', { name: 'Add City' }));
+    await waitFor(() => expect(api.router.state.location.pathname).toBe('/registry/city/create'));
+    expect(api.router.state.location.state).toEqual({
+      back: '/registry/state/STATE-1/cities',
+      preset: {
+        countryCode: { value: 'COUNTRY-1', label: 'Germany' },
+        stateCode: { value: 'STATE-1', label: 'Bavaria' },
+      },
+    });
+  });
 });
