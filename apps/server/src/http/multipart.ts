@@ -31,9 +31,9 @@ export async function readMultipart(req: FastifyRequest) {
       throw new ApiError(413, 'File is larger than 5 MB', [
         { field: 'profilePicture', message: 'File is larger than 5 MB' },
       ]);
-    if (code === 'FST_FILES_LIMIT_REACHED')
+    if (code === 'FST_FILES_LIMIT')
       throw new ApiError(400, 'Too many files', [{ field: 'profilePicture', message: 'Too many files' }]);
-    if (code === 'FST_PARTS_LIMIT_REACHED' || code === 'FST_FIELDS_LIMIT_REACHED')
+    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
       throw new ApiError(413, 'Too many form fields');
     throw new ApiError(400, 'Malformed multipart body');
   }
