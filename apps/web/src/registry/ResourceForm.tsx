@@ -41,6 +41,8 @@ interface Props {
   mode: FormMode;
 }
 
+const JSON_MAX_ROWS = 20;
+
 /** Only presets naming this form's selectors are taken. */
 const pick = (preset: Record<string, Option>, fields: readonly FormFieldDef[]) =>
   Object.fromEntries(
@@ -231,27 +233,30 @@ function FieldInput({ def, field, fields, control, readOnly, error, onParentChan
       <Controller
         name={field.name}
         control={control}
-        render={({ field: f }) => (
-          <TextField
-            id={id}
-            label={field.label}
-            value={f.value === null || f.value === undefined ? '' : JSON.stringify(f.value, null, 2)}
-            placeholder="—"
-            multiline
-            minRows={3}
-            maxRows={18}
-            fullWidth
-            slotProps={{
-              input: {
-                readOnly: true,
-                sx: { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' },
-              },
-              inputLabel: { shrink: true },
-              // JSON reads best unwrapped; long lines scroll sideways instead.
-              htmlInput: { wrap: 'off', style: { fontSize: '0.85rem', overflowX: 'auto' } },
-            }}
-          />
-        )}
+        render={({ field: f }) => {
+          const json = f.value === null || f.value === undefined ? '' : JSON.stringify(f.value, null, 2);
+          // Unwrapped JSON scrolls sideways; autosizing would count wrapped lines, so rows are set here.
+          const rows = Math.min(Math.max(json.split('\n').length, 2), JSON_MAX_ROWS);
+          return (
+            <TextField
+              id={id}
+              label={field.label}
+              value={json}
+              placeholder="—"
+              multiline
+              rows={rows}
+              fullWidth
+              slotProps={{
+                input: {
+                  readOnly: true,
+                  sx: { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' },
+                },
+                inputLabel: { shrink: true },
+                htmlInput: { wrap: 'off', style: { fontSize: '0.85rem', overflow: 'auto' } },
+              }}
+            />
+          );
+        }}
       />
     );
   }
