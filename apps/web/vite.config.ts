@@ -11,6 +11,9 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     sourcemap: false,
+    // scripts/bundle-report.ts reads the chunk graph from it to weigh what each route loads.
+    // It lands in dist/.vite/, which the server does not serve (no dotfiles).
+    manifest: true,
     chunkSizeWarningLimit: 600,
   },
 });

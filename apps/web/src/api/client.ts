@@ -1,4 +1,4 @@
-import { type ApiEnvelope, DEFAULT_UNEXPECTED_MESSAGE } from '@wfc/contract';
+import { type ApiEnvelope, DEFAULT_UNEXPECTED_MESSAGE } from '@wfc/contract/envelope';
 
 /** Split deployments point this at the API host; by default the API shares the page's origin. */
 export const API_BASE_URL: string = (import.meta.env.VITE_API_BASE_URL as string | undefined) ?? '';

@@ -9,11 +9,14 @@ import {
 import { RedirectIfAuthenticated, RequireAuth, RequirePermission } from '../auth/guards';
 import { AppShell } from '../layout/AppShell';
 import { AccessDeniedPage } from '../pages/AccessDeniedPage';
-import { HomePage } from '../pages/HomePage';
 import { LoginPage } from '../pages/LoginPage';
-import { ModulesPage } from '../pages/ModulesPage';
 import { PageLoader } from '../ui/PageLoader';
 
+// The entry chunk holds what a signed-out visitor's first page needs, plus the access-denied page,
+// small and shown at once when any call answers 403. Every other screen brings libraries (icons,
+// resource definitions with their Zod schemas) that only it needs, so it loads on first visit.
+const HomePage = lazy(() => import('../pages/HomePage').then((m) => ({ default: m.HomePage })));
+const ModulesPage = lazy(() => import('../pages/ModulesPage').then((m) => ({ default: m.ModulesPage })));
 const PerformancePage = lazy(() => import('../performance/PerformancePage'));
 
 /** The route the registry screens are attached under once their chunk has loaded. */
@@ -69,6 +72,9 @@ export function registryRoutePatcher(): PatchRoutesOnNavigationFunction {
   let patched = false;
   return async ({ path, patch }) => {
     if (patched || !path.startsWith('/registry/')) return;
+    // AppShell names these screens from the resource definitions in ./titles: fetching it now,
+    // beside the screens, has the title ready with them. AppShell's own import reports a failure.
+    void import('./titles').catch(() => undefined);
     const { registryRoutes } = await import('../registry/routes');
     if (patched) return;
     patch(REGISTRY_ROUTE_ID, registryRoutes);

@@ -1,13 +1,5 @@
 import { RESOURCES, type ResourceDef } from '@wfc/contract';
-import { APP_NAME } from './env';
-
-const FIXED: Record<string, string> = {
-  '/': 'Home',
-  '/login': 'Login',
-  '/access-denied': 'Access Denied',
-  '/registry': 'Registry',
-  '/performance-snapshot': 'Performance Snapshot',
-};
+import { shellScreenTitle, trimTrailingSlashes, withAppName } from './shellTitles';
 
 const bySegment = (pick: (r: ResourceDef) => string, segment: string | undefined) =>
   RESOURCES.find((r) => pick(r) === segment);
@@ -17,10 +9,10 @@ const bySegment = (pick: (r: ResourceDef) => string, segment: string | undefined
  * resource definitions, so every registry screen gets a title without each setting its own.
  */
 export function screenTitle(pathname: string): string | null {
-  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  if (FIXED[path]) return FIXED[path];
-  const [root, first, second, third, ...rest] = path.split('/').slice(1);
-  if (root !== 'registry' || rest.length > 0) return null;
+  const shell = shellScreenTitle(pathname);
+  if (shell !== undefined) return shell;
+  const [, first, second, third, ...rest] = trimTrailingSlashes(pathname).split('/').slice(1);
+  if (rest.length > 0) return null;
   const list = bySegment((r) => r.listSegment, first);
   if (list && second === undefined) return list.plural;
   const item = bySegment((r) => r.itemSegment, first);
@@ -33,6 +25,5 @@ export function screenTitle(pathname: string): string | null {
 }
 
 export function documentTitle(pathname: string): string {
-  const title = screenTitle(pathname);
-  return title ? `${title} | ${APP_NAME}` : APP_NAME;
+  return withAppName(screenTitle(pathname));
 }

@@ -1,4 +1,5 @@
-import { hasPermission, type SessionUser } from '@wfc/contract';
+import type { SessionUser } from '@wfc/contract';
+import { hasPermission } from '@wfc/contract/permissions';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { api, onApiStatus } from '../api/client';
 import { PageLoader } from '../ui/PageLoader';

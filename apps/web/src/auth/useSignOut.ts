@@ -1,4 +1,4 @@
-import { DEFAULT_UNEXPECTED_MESSAGE } from '@wfc/contract';
+import { DEFAULT_UNEXPECTED_MESSAGE } from '@wfc/contract/envelope';
 import { useCallback, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiFetchError, api } from '../api/client';

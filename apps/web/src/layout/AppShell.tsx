@@ -5,7 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect } from 'react';
 import { Outlet, useLocation, useNavigate, useNavigation, useNavigationType } from 'react-router';
 import { onApiStatus } from '../api/client';
-import { documentTitle } from '../app/titles';
+import { shellScreenTitle, withAppName } from '../app/shellTitles';
 import { useAuth } from '../auth/auth';
 import { PageLoader } from '../ui/PageLoader';
 import { Footer } from './Footer';
@@ -37,7 +37,20 @@ function useScreenChrome() {
   const { pathname, hash } = useLocation();
   const navigationType = useNavigationType();
   useEffect(() => {
-    document.title = documentTitle(pathname);
+    const title = shellScreenTitle(pathname);
+    if (title !== undefined) {
+      document.title = withAppName(title);
+      return;
+    }
+    // Registry module screens are named from the resource definitions, which stay out of the
+    // entry chunk; the registry route patcher has already started fetching them.
+    let current = true;
+    void import('../app/titles').then(({ documentTitle }) => {
+      if (current) document.title = documentTitle(pathname);
+    });
+    return () => {
+      current = false;
+    };
   }, [pathname]);
   // A new screen or hash starts at its top or its target; a changed query string (a table's next
   // page) keeps the position, and back/forward keep the browser's own scroll restoration.

@@ -6,13 +6,15 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
+import FormControl from '@mui/material/FormControl';
 import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
-import TextField from '@mui/material/TextField';
+import InputLabel from '@mui/material/InputLabel';
+import OutlinedInput, { type OutlinedInputProps } from '@mui/material/OutlinedInput';
 import Typography from '@mui/material/Typography';
-import { DEFAULT_UNEXPECTED_MESSAGE, type SessionUser } from '@wfc/contract';
-import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import type { SessionUser } from '@wfc/contract';
+import { DEFAULT_UNEXPECTED_MESSAGE } from '@wfc/contract/envelope';
+import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiFetchError, api } from '../api/client';
 import { useAuth } from '../auth/auth';
@@ -27,18 +29,43 @@ interface LoginForm {
   password: string;
 }
 
+/**
+ * What an outlined TextField renders, without TextField itself: that one also imports Select,
+ * and with it Menu, Popover and Modal, which nothing on the login screen uses.
+ */
+function OutlinedField({
+  id,
+  label,
+  ...input
+}: Omit<OutlinedInputProps, 'label'> & { id: string; label: string }) {
+  return (
+    <FormControl variant="outlined" fullWidth>
+      <InputLabel htmlFor={id} id={`${id}-label`}>
+        {label}
+      </InputLabel>
+      <OutlinedInput {...input} id={id} label={label} fullWidth />
+    </FormControl>
+  );
+}
+
+/** The fields as typed: uncontrolled inputs, read once on submit. */
+function readForm(form: HTMLFormElement): LoginForm {
+  const data = new FormData(form);
+  return { username: String(data.get('username') ?? ''), password: String(data.get('password') ?? '') };
+}
+
 export function LoginPage() {
   const { setUser } = useAuth();
   const navigate = useNavigate();
   const [showPassword, setShowPassword] = useState(false);
-  // No client-side validation on login (SPEC.md section 5): the server has the only say.
-  const {
-    register,
-    handleSubmit,
-    formState: { isSubmitting },
-  } = useForm<LoginForm>({ defaultValues: { username: '', password: '' } });
+  const [isSubmitting, setSubmitting] = useState(false);
 
-  const onSubmit = async (values: LoginForm) => {
+  // No client-side validation on login (SPEC.md section 5): the server has the only say. A form
+  // library would add nothing here but weight to the first page every visitor loads.
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const values = readForm(event.currentTarget);
+    setSubmitting(true);
     try {
       const env = await api.post<SessionUser>('login', { ...values });
       if (env.statusCode === 200 && env.data) {
@@ -52,6 +79,8 @@ export function LoginPage() {
     } catch (err) {
       console.error('Login failed', err);
       notify.error(err instanceof ApiFetchError ? err.message : DEFAULT_UNEXPECTED_MESSAGE);
+    } finally {
+      setSubmitting(false);
     }
   };
 
@@ -73,41 +102,35 @@ export function LoginPage() {
           <Box
             component="form"
             noValidate
-            onSubmit={handleSubmit(onSubmit)}
+            onSubmit={onSubmit}
             sx={{ display: 'flex', flexDirection: 'column', gap: 2.5 }}
           >
-            <TextField
-              {...register('username')}
+            <OutlinedField
+              name="username"
               id="login-username"
               label="Username"
               placeholder="Enter username"
               autoComplete="username"
               autoFocus
-              fullWidth
             />
-            <TextField
-              {...register('password')}
+            <OutlinedField
+              name="password"
               id="login-password"
               label="Password"
               placeholder="Password"
               type={showPassword ? 'text' : 'password'}
               autoComplete="current-password"
-              fullWidth
-              slotProps={{
-                input: {
-                  endAdornment: (
-                    <InputAdornment position="end">
-                      <IconButton
-                        aria-label={showPassword ? 'Hide password' : 'Show password'}
-                        onClick={() => setShowPassword((v) => !v)}
-                        edge="end"
-                      >
-                        {showPassword ? <VisibilityOff /> : <Visibility />}
-                      </IconButton>
-                    </InputAdornment>
-                  ),
-                },
-              }}
+              endAdornment={
+                <InputAdornment position="end">
+                  <IconButton
+                    aria-label={showPassword ? 'Hide password' : 'Show password'}
+                    onClick={() => setShowPassword((v) => !v)}
+                    edge="end"
+                  >
+                    {showPassword ? <VisibilityOff /> : <Visibility />}
+                  </IconButton>
+                </InputAdornment>
+              }
             />
             <Button
               type="submit"
