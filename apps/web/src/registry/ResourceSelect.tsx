@@ -1,7 +1,7 @@
 import FormControl from '@mui/material/FormControl';
 import FormHelperText from '@mui/material/FormHelperText';
 import InputLabel from '@mui/material/InputLabel';
-import { useTheme } from '@mui/material/styles';
+import { alpha, useTheme } from '@mui/material/styles';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { type ResourceDef, SELECTOR_PAGE_SIZE } from '@wfc/contract';
 import { type UIEvent, useEffect, useMemo, useState } from 'react';
@@ -193,6 +193,16 @@ export function ResourceSelect(props: Props) {
         menuPortalTarget={typeof document === 'undefined' ? undefined : document.body}
         menuPlacement="auto"
         styles={styles}
+        theme={(base) => ({
+          ...base,
+          colors: {
+            ...base.colors,
+            primary: theme.palette.primary.main,
+            primary75: alpha(theme.palette.primary.main, 0.6),
+            primary50: alpha(theme.palette.primary.main, 0.24),
+            primary25: alpha(theme.palette.primary.main, 0.1),
+          },
+        })}
         aria-invalid={Boolean(message)}
         aria-errormessage={message ? errorId : undefined}
       />
