@@ -15,8 +15,17 @@ export async function loadDemoIfWanted(
   const wanted =
     config.DEMO_DATA === 'true' || (config.DEMO_DATA === 'auto' && firstStart && handle.kind === 'pglite');
   if (!wanted) return;
-  const { seedDemo } = await import('./demo.ts');
+  const [{ seedDemo, DEMO_ACCOUNTS }, { DEMO_PASSWORD }] = await Promise.all([
+    import('./demo.ts'),
+    import('./catalogue.ts'),
+  ]);
   log.info('Loading demo data (first start)...');
-  const summary = await seedDemo(handle.db);
-  log.info({ summary }, 'Demo data loaded');
+  const started = performance.now();
+  const summary = await seedDemo(handle.db, {
+    onStep: (step, ms) => log.info(`Demo data: ${step} in ${(ms / 1000).toFixed(1)} s`),
+  });
+  log.info({ summary, seconds: Math.round((performance.now() - started) / 100) / 10 }, 'Demo data loaded');
+  log.info(
+    `Demo users (${DEMO_ACCOUNTS.map((a) => a.username).join(', ')} and every employee's user) sign in with '${DEMO_PASSWORD}'`,
+  );
 }

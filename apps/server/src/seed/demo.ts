@@ -1,6 +1,290 @@
-import type { Database } from '../db/client.ts';
+import { sql } from 'drizzle-orm';
+import { recordAudit } from '../audit/recorder.ts';
+import { hashPassword } from '../auth/passwords.ts';
+import type { Database, Executor } from '../db/client.ts';
+import {
+  audits,
+  cities,
+  countries,
+  departments,
+  employees,
+  genders,
+  performanceMonths,
+  performanceScores,
+  performances,
+  permissions,
+  profilePictures,
+  profiles,
+  rolePermissions,
+  roles,
+  skills,
+  states,
+  users,
+} from '../db/schema/index.ts';
+import { rebuildPerformanceRollups } from '../performance/rollups.ts';
+import { processPicture } from '../profiles/pictures.ts';
+import { identicon } from './avatars.ts';
+import { withIndexesDeferred } from './bulk.ts';
+import { DEMO_PASSWORD, DEMO_ROLES, DEPARTMENTS, type DemoRoleKey, GENDERS, SKILLS } from './catalogue.ts';
+import { loadGeography } from './geography.ts';
+import { type DemoPerson, demoPeople } from './people.ts';
+import { insertDailyScores } from './scores.ts';
+import { codeSql, countOf, jsonRecords, rows } from './sql.ts';
 
-/** Demo data (DECISIONS.md section 7). */
-export async function seedDemo(_db: Database): Promise<Record<string, number>> {
-  return {};
+export interface DemoOptions {
+  people?: number;
+  /** Days of scores, ending today. */
+  days?: number;
+  /** ISO2 codes of the countries whose cities load; every country and state always loads. */
+  cityCountries?: readonly string[] | 'all';
+  pictures?: boolean;
+  /** Told each step's duration, for progress output. */
+  onStep?: (step: string, ms: number) => void;
+}
+
+/** Enough cities for believable addresses while keeping the first embedded start quick. */
+export const DEMO_CITY_COUNTRIES = ['GB', 'IE', 'IN', 'CA', 'AU', 'NZ', 'ZA', 'SG'] as const;
+
+/** Accounts with a memorable name for trying each demo role; they are users only, not employees. */
+export const DEMO_ACCOUNTS: readonly { username: string; role: DemoRoleKey }[] = [
+  { username: 'manager', role: 'manager' },
+  { username: 'hr', role: 'hr' },
+  { username: 'viewer', role: 'viewer' },
+];
+
+const DEFAULTS = {
+  people: 300,
+  days: 365,
+  cityCountries: DEMO_CITY_COUNTRIES as readonly string[] | 'all',
+  pictures: true,
+};
+
+/**
+ * Demo data (DECISIONS.md section 7). Idempotent: every row is found again by its natural key
+ * (name, username, employee id, ...), so a second run adds nothing; one transaction, so a failed
+ * run leaves nothing half-loaded. Returns the resulting row counts.
+ */
+export async function seedDemo(db: Database, options: DemoOptions = {}): Promise<Record<string, number>> {
+  const opts = { ...DEFAULTS, ...options };
+  const people = demoPeople(opts.people);
+  const step = async (name: string, run: () => Promise<void>) => {
+    const started = performance.now();
+    await run();
+    opts.onStep?.(name, performance.now() - started);
+  };
+  await db.transaction(async (tx) => {
+    const before = await countOf(tx, users);
+    await step('geography', () => loadGeography(tx, { cityCountries: opts.cityCountries }));
+    await step('genders, departments, skills, roles', async () => {
+      await insertNamed(tx);
+      await insertRoles(tx);
+    });
+    await step('users', () => insertUsers(tx, people));
+    await step('employees and profiles', async () => {
+      await insertEmployees(tx, people);
+      await insertProfiles(tx, people);
+    });
+    if (opts.pictures) await step('pictures', () => insertPictures(tx, people));
+    await step('scores', () => insertScores(tx, people, opts.days));
+    const added = (await countOf(tx, users)) - before;
+    if (added > 0) {
+      await recordAudit(tx, {
+        action: 'IMPORT',
+        collection: 'demo data',
+        after: { users: added, employees: people.length, days: opts.days },
+        actor: null,
+      });
+    }
+  });
+  return summary(db);
+}
+
+async function insertNamed(tx: Executor) {
+  await tx.execute(sql`insert into ${genders} (gender_code, gender_name)
+    select ${codeSql('GENDER-')}, r.name from ${jsonRecords(
+      GENDERS.map((name) => ({ name })),
+      sql`name text`,
+    )} on conflict do nothing`);
+  await tx.execute(sql`insert into ${departments} (department_code, name)
+    select ${codeSql('DEPT-')}, r.name from ${jsonRecords(
+      DEPARTMENTS.map((name) => ({ name })),
+      sql`name text`,
+    )} on conflict do nothing`);
+  await tx.execute(sql`insert into ${skills} (skill_code, title, description)
+    select ${codeSql('SKILL-')}, r.title, r.description
+    from ${jsonRecords(SKILLS, sql`title text, description text`)}
+    order by r.title
+    on conflict do nothing`);
+}
+
+/** Permissions are granted only to roles created now, so a later edit of a demo role survives a re-run. */
+async function insertRoles(tx: Executor) {
+  const grants = Object.values(DEMO_ROLES).flatMap((r) =>
+    r.permissions.map((p) => ({ role: r.roleName, permission: p })),
+  );
+  await tx.execute(sql`with created as (
+      insert into ${roles} (role_code, role_name, role_description)
+      select ${codeSql('ROLE-')}, r.name, r.description
+      from ${jsonRecords(
+        Object.values(DEMO_ROLES).map((r) => ({ name: r.roleName, description: r.roleDescription })),
+        sql`name text, description text`,
+      )}
+      on conflict do nothing
+      returning role_code, role_name)
+    insert into ${rolePermissions} (role_code, permission_code)
+    select c.role_code, p.permission_code
+    from ${jsonRecords(grants, sql`role text, permission text`)}
+    join created c on c.role_name = r.role
+    join ${permissions} p on p.permission_name = r.permission`);
+}
+
+async function insertUsers(tx: Executor, people: DemoPerson[]) {
+  const wanted = [
+    ...DEMO_ACCOUNTS.map((a) => ({ username: a.username, email: `${a.username}@example.com`, role: a.role })),
+    ...people.map((p) => ({ username: p.username, email: p.email, role: p.role })),
+  ].map((u) => ({ ...u, role: DEMO_ROLES[u.role].roleName }));
+  const existing = await rows<{ n: number }>(
+    tx,
+    sql`select count(*)::int as n from ${users} where lower(username) in (select lower(r.username)
+      from ${jsonRecords(wanted, sql`username text`)})`,
+  );
+  if (existing[0].n === wanted.length) return;
+  const hash = await hashPassword(DEMO_PASSWORD);
+  await tx.execute(sql`insert into ${users} (user_code, username, email, password_hash, role_code)
+    select ${codeSql('USER-')}, r.username, r.email, ${hash}, ro.role_code
+    from ${jsonRecords(wanted, sql`username text, email text, role text`)}
+    join ${roles} ro on ro.role_name = r.role
+    on conflict do nothing`);
+}
+
+async function insertEmployees(tx: Executor, people: DemoPerson[]) {
+  const list = people.map((p) => ({
+    employeeId: p.employeeId,
+    name: `${p.firstName} ${p.lastName}`,
+    department: p.department,
+    joinDate: p.joinDate,
+    username: p.username,
+  }));
+  await tx.execute(sql`insert into ${employees} (employee_code, employee_id, name, department_code, join_date, user_code)
+    select ${codeSql('EMP-')}, r."employeeId", r.name, d.department_code, r."joinDate"::date, u.user_code
+    from ${jsonRecords(list, sql`"employeeId" text, name text, department text, "joinDate" text, username text`)}
+    join ${departments} d on lower(d.name) = lower(r.department)
+    left join ${users} u on lower(u.username) = lower(r.username)
+    on conflict do nothing`);
+}
+
+async function insertProfiles(tx: Executor, people: DemoPerson[]) {
+  const places = await rows<{ city: string; state: string; country: string }>(
+    tx,
+    sql`select ci.city_code as city, ci.state_code as state, ci.country_code as country
+      from ${cities} ci order by ci.id limit 5000`,
+  );
+  const list = people.map((p) => {
+    const place = places.length ? places[p.cityPick % places.length] : undefined;
+    return { ...p, city: place?.city ?? null, state: place?.state ?? null, country: place?.country ?? null };
+  });
+  await tx.execute(sql`insert into ${profiles} (profile_code, first_name, last_name, dob, gender_code,
+      phone_number, address_line_one, address_line_two, country_code, state_code, city_code, postal_code,
+      linkedin, twitter, facebook, instagram, website_portfolio_url, notify_email, notify_sms, notify_push,
+      user_code)
+    select ${codeSql('PROFILE-')}, r."firstName", r."lastName", r.dob::date, g.gender_code,
+      r."phoneNumber", r."addressLineOne", r."addressLineTwo", r.country, r.state, r.city, r."postalCode",
+      r.linkedin, r.twitter, r.facebook, r.instagram, r."websitePortfolioUrl",
+      r."notifyEmail", r."notifySms", r."notifyPush", u.user_code
+    from ${jsonRecords(
+      list,
+      sql`"firstName" text, "lastName" text, dob text, gender text, "phoneNumber" text,
+        "addressLineOne" text, "addressLineTwo" text, country text, state text, city text, "postalCode" text,
+        linkedin text, twitter text, facebook text, instagram text, "websitePortfolioUrl" text,
+        "notifyEmail" boolean, "notifySms" boolean, "notifyPush" boolean, username text`,
+    )}
+    join ${genders} g on lower(g.gender_name) = lower(r.gender)
+    join ${users} u on lower(u.username) = lower(r.username)
+    on conflict do nothing`);
+}
+
+const PICTURE_BATCH = 25;
+
+async function insertPictures(tx: Executor, people: DemoPerson[]) {
+  const missing = await rows<{ profile_code: string; username: string }>(
+    tx,
+    sql`select pr.profile_code, u.username from ${profiles} pr
+      join ${users} u on u.user_code = pr.user_code
+      where lower(u.username) in (select lower(r.username) from ${jsonRecords(
+        people.map((p) => ({ username: p.username })),
+        sql`username text`,
+      )})
+      and not exists (select 1 from ${profilePictures} pp where pp.profile_code = pr.profile_code)`,
+  );
+  for (let i = 0; i < missing.length; i += PICTURE_BATCH) {
+    const batch = await Promise.all(
+      missing.slice(i, i + PICTURE_BATCH).map(async (m) => {
+        const data = await identicon(m.username);
+        const picture = await processPicture({
+          fieldname: 'profilePicture',
+          filename: `${m.username}.png`,
+          mimetype: 'image/png',
+          data,
+        });
+        return { profileCode: m.profile_code, ...picture };
+      }),
+    );
+    await tx.insert(profilePictures).values(batch).onConflictDoNothing();
+  }
+}
+
+async function insertScores(tx: Executor, people: DemoPerson[], days: number) {
+  if (days <= 0) return;
+  const today = new Date();
+  const from = new Date(
+    Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() - (days - 1)),
+  );
+  const ids = people.map((p) => ({ employeeId: p.employeeId }));
+  // Only employees without any performance yet: a re-run, even on a later day, adds nothing.
+  const unscored = sql`select e.id, e.employee_code from ${employees} e
+    where lower(e.employee_id) in (select lower(r."employeeId") from ${jsonRecords(ids, sql`"employeeId" text`)})
+    and not exists (select 1 from ${performances} p where p.employee_code = e.employee_code)`;
+  const [{ n }] = await rows<{ n: number }>(tx, sql`select count(*)::int as n from (${unscored}) u`);
+  if (n === 0) return;
+  const load = () =>
+    insertDailyScores(tx, {
+      employees: unscored,
+      skills: sql`select s.id, s.skill_code from ${skills} s
+        where lower(s.title) in (select lower(r.title) from ${jsonRecords(
+          SKILLS.map((s) => ({ title: s.title })),
+          sql`title text`,
+        )})`,
+      from: from.toISOString().slice(0, 10),
+      days,
+      workdaysOnly: true,
+    });
+  if ((await countOf(tx, performances)) === 0) {
+    // Index builds sort in memory instead of spilling to disk.
+    await tx.execute(sql`set local maintenance_work_mem = '256MB'`);
+    await withIndexesDeferred(tx, ['performances', 'performance_scores'], load);
+  } else await load();
+  await rebuildPerformanceRollups(tx);
+}
+
+async function summary(db: Database) {
+  const tables = {
+    genders,
+    countries,
+    states,
+    cities,
+    departments,
+    skills,
+    roles,
+    users,
+    employees,
+    profiles,
+    profilePictures,
+    performances,
+    performanceScores,
+    performanceMonths,
+    audits,
+  };
+  const out: Record<string, number> = {};
+  for (const [name, table] of Object.entries(tables)) out[name] = await countOf(db, table);
+  return out;
 }

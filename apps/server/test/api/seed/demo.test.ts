@@ -1,0 +1,130 @@
+import { City, Country, State } from 'country-state-city';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rebuildPerformanceRollups } from '../../../src/performance/rollups.ts';
+import { DEMO_PASSWORD, DEMO_ROLES, DEPARTMENTS, GENDERS, SKILLS } from '../../../src/seed/catalogue.ts';
+import { DEMO_ACCOUNTS, type DemoOptions, seedDemo } from '../../../src/seed/demo.ts';
+import { rows } from '../../../src/seed/sql.ts';
+import { createTestApp, type TestApp } from '../../support/app.ts';
+
+const PEOPLE = 36;
+const DAYS = 40;
+// Small volumes keep the file quick; the embedded start uses the same code with the defaults.
+const OPTIONS: DemoOptions = { people: PEOPLE, days: DAYS, cityCountries: ['IE', 'NZ'] };
+
+let t: TestApp;
+let first: Record<string, number>;
+let second: Record<string, number>;
+
+function workdaysEndingToday(days: number) {
+  const today = new Date();
+  let n = 0;
+  for (let i = 0; i < days; i++) {
+    const d = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() - i));
+    if (d.getUTCDay() !== 0 && d.getUTCDay() !== 6) n++;
+  }
+  return n;
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  first = await seedDemo(t.handle.db, OPTIONS);
+  second = await seedDemo(t.handle.db, OPTIONS);
+}, 180_000);
+afterAll(() => t.close());
+
+describe('demo data', () => {
+  it('loads the expected volumes', () => {
+    const cities = City.getAllCities().filter((c) => c.countryCode === 'IE' || c.countryCode === 'NZ');
+    expect(first).toMatchObject({
+      genders: GENDERS.length,
+      countries: Country.getAllCountries().length,
+      states: State.getAllStates().length,
+      cities: cities.length,
+      departments: DEPARTMENTS.length,
+      skills: SKILLS.length,
+      // Administrator from bootstrap, then the demo roles.
+      roles: 1 + Object.keys(DEMO_ROLES).length,
+      users: 1 + DEMO_ACCOUNTS.length + PEOPLE,
+      employees: PEOPLE,
+      profiles: PEOPLE,
+      profilePictures: PEOPLE,
+      performances: PEOPLE * workdaysEndingToday(DAYS),
+    });
+    // About 1 skill in 23 is left unscored, and unscored skills have no row.
+    const cells = first.performances * SKILLS.length;
+    expect(first.performanceScores).toBeGreaterThan(cells * 0.9);
+    expect(first.performanceScores).toBeLessThan(cells);
+    expect(first.performanceMonths).toBeGreaterThanOrEqual(PEOPLE * 2);
+  });
+
+  it('adds nothing when run again', () => {
+    expect(second).toEqual(first);
+  });
+
+  it('writes the daily averages and rollups exactly as a rebuild computes them', async () => {
+    const snapshot = async () => ({
+      days: await rows(
+        t.handle.db,
+        sql`select performance_code, daily_average::text, month_sum::text, month_days from performances order by 1`,
+      ),
+      months: await rows(
+        t.handle.db,
+        sql`select employee_code, month::text, day_sum::text, day_count, year_sum::text, year_days
+          from performance_months order by 1, 2`,
+      ),
+    });
+    const loaded = await snapshot();
+    await rebuildPerformanceRollups(t.handle.db);
+    expect(await snapshot()).toEqual(loaded);
+    const [scores] = await rows<{ bad: number; low: number; high: number }>(
+      t.handle.db,
+      sql`select count(*) filter (where points is null)::int as bad, min(points)::int as low, max(points)::int as high
+        from performance_scores`,
+    );
+    expect(scores.bad).toBe(0);
+    expect(scores.low).toBeGreaterThanOrEqual(0);
+    expect(scores.high).toBeLessThanOrEqual(10);
+    expect(scores.high).toBeGreaterThan(scores.low);
+  });
+
+  it('gives codes of the usual shape and consistent references', async () => {
+    const [row] = await rows<{ employee_code: string; performance_code: string; city_code: string }>(
+      t.handle.db,
+      sql`select e.employee_code, p.performance_code, pr.city_code
+        from employees e join performances p on p.employee_code = e.employee_code
+        join users u on u.user_code = e.user_code join profiles pr on pr.user_code = u.user_code limit 1`,
+    );
+    expect(row.employee_code).toMatch(/^EMP-[0-9A-HJKMNP-TV-Z]{16}$/);
+    expect(row.performance_code).toMatch(/^PERF-[0-9A-HJKMNP-TV-Z]{16}$/);
+    expect(row.city_code).toMatch(/^CITY-[0-9A-HJKMNP-TV-Z]{16}$/);
+    const [mismatch] = await rows<{ n: number }>(
+      t.handle.db,
+      sql`select count(*)::int as n from profiles pr join cities c on c.city_code = pr.city_code
+        where c.state_code <> pr.state_code or c.country_code <> pr.country_code`,
+    );
+    expect(mismatch.n).toBe(0);
+  });
+
+  it('lets the demo accounts sign in with the permissions of their role', async () => {
+    const cookie = await t.login('manager', DEMO_PASSWORD);
+    const session = (await t.get('GetSession', cookie)).json();
+    const held = session.data.role.rolePermissions.map((p: { permissionName: string }) => p.permissionName);
+    expect(session.data.role.roleName).toBe(DEMO_ROLES.manager.roleName);
+    expect([...held].sort()).toEqual([...DEMO_ROLES.manager.permissions].sort());
+
+    const employees = (await t.get('GetEmployees', cookie, { keyword: 'E100', limit: 5 })).json();
+    expect(employees.total).toBe(PEOPLE);
+    const viewer = await t.login('viewer', DEMO_PASSWORD);
+    expect((await t.get('GetAudits', viewer)).statusCode).toBe(403);
+  });
+
+  it('gives every profile a picture the browser can load', async () => {
+    const cookie = await t.login('hr', DEMO_PASSWORD);
+    const list = (await t.get('GetProfiles', cookie, { limit: 1 })).json();
+    const url = list.data[0].profilePicture.thumbnail as string;
+    const picture = await t.app.inject({ method: 'GET', url, headers: { cookie } });
+    expect(picture.statusCode).toBe(200);
+    expect(picture.headers['content-type']).toBe('image/webp');
+  });
+});
