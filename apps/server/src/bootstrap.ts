@@ -56,7 +56,7 @@ export async function bootstrap(db: Database, adminPassword?: string): Promise<B
       userCode: newCode('USER-'),
       username: ADMIN_USERNAME,
       email: 'admin@example.com',
-      passwordHash: await hashPassword(adminPassword ?? generated!),
+      passwordHash: await hashPassword(adminPassword || generated!),
       roleCode,
     });
     return { createdAdmin: true, generatedPassword: generated };

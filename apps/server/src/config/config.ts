@@ -1,3 +1,4 @@
+import { passwordRule } from '@wfc/contract';
 import { z } from 'zod';
 
 const bool = z
@@ -15,7 +16,12 @@ const envSchema = z.object({
     .or(z.literal('').transform(() => undefined)),
   DATA_DIR: z.string().default('./data'),
   PG_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
-  ADMIN_PASSWORD: z.string().optional(),
+  /** Empty counts as unset; a chosen one must meet the password rule like any other. */
+  ADMIN_PASSWORD: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined)
+    .pipe(passwordRule.optional()),
   SESSION_IDLE_MINUTES: z.coerce.number().positive().default(30),
   SESSION_ABSOLUTE_HOURS: z.coerce.number().positive().default(12),
   COOKIE_SECURE: bool,

@@ -108,6 +108,16 @@ describe('one instance', () => {
     await app.close();
   });
 
+  it('an empty password counts as none: a generated one, never an empty one', async () => {
+    const [other] = await emptyDatabase();
+    await migrate(other.db);
+    const result = await bootstrap(other.db, '');
+    expect(result.generatedPassword).toMatch(/^\S{12,}$/);
+    const [admin] = await other.db.select().from(users);
+    expect(await verifyPassword(admin.passwordHash, '')).toBe(false);
+    expect(await verifyPassword(admin.passwordHash, result.generatedPassword!)).toBe(true);
+  });
+
   it('a later start creates nothing and generates no password', async () => {
     expect(await bootstrap(h.db, undefined)).toEqual({ createdAdmin: false });
     expect(await h.db.$count(users)).toBe(1);
