@@ -79,6 +79,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       root: webDist,
       index: false,
       wildcard: false,
+      preCompressed: true,
       maxAge: '1y',
       immutable: true,
     });
