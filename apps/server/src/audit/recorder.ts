@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { audits } from '../db/schema/index.ts';
 import { newCode } from '../resources/codes.ts';
@@ -36,7 +37,16 @@ export async function recordAudit(db: Executor, entry: AuditEntry) {
   await db.insert(audits).values(auditRow(entry));
 }
 
-/** Many records in one statement, for bulk changes; callers keep a batch under 5,000 entries. */
+/**
+ * Many records in one statement, for bulk changes. The rows travel as one JSON parameter, so a
+ * batch of any size is a single round trip and never meets the 65,535-parameter limit.
+ */
 export async function recordAudits(db: Executor, entries: readonly AuditEntry[]) {
-  if (entries.length) await db.insert(audits).values(entries.map(auditRow));
+  if (!entries.length) return;
+  await db.execute(sql`
+    insert into ${audits} (audit_code, action, collection, before, after, changes, user_code, username)
+    select x."auditCode", x.action, x.collection, x.before, x.after, x.changes, x."userCode", x.username
+    from jsonb_to_recordset(${JSON.stringify(entries.map(auditRow))}::jsonb) as x(
+      "auditCode" text, action text, collection text, before jsonb, after jsonb, changes jsonb,
+      "userCode" text, username text)`);
 }

@@ -11,3 +11,9 @@ export const monthStart = (isoDate: string): string => `${isoDate.slice(0, 7)}-0
 
 /** 1 January of the date's year: where a yearly average starts. */
 export const yearStart = (isoDate: string): string => `${isoDate.slice(0, 4)}-01-01`;
+
+/** The 1st of the month before the date's, within its year; null in January. */
+export function previousMonthStart(isoDate: string): string | null {
+  const month = Number(isoDate.slice(5, 7));
+  return month === 1 ? null : `${isoDate.slice(0, 4)}-${pad(month - 1)}-01`;
+}

@@ -2,7 +2,7 @@ import type { PerformanceRow, PerformanceSkillColumn, PerformanceTotals } from '
 import { type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { escapeLike } from '../resources/list-query.ts';
-import { monthStart, yearStart } from './dates.ts';
+import { monthStart, previousMonthStart, yearStart } from './dates.ts';
 import { meanOf, round2, rowsOf, textSet } from './sql.ts';
 
 /** One row of the grid before its skills are attached. */
@@ -115,25 +115,41 @@ export interface DateGridQuery {
 const dir = (d: Direction) => (d === 'asc' ? sql`asc` : sql`desc`);
 
 /**
- * One row per matching employee for one date. Per employee, two index probes: the latest row of
- * the month up to the date (its running month sums, and its daily values when it is the date
- * itself) and the latest month rollup of the year before that month. Sorting by name or id pages
- * the employees first, so only a page's worth of probes run; sorting by an average needs every
- * employee's value, which the probes keep cheap.
+ * One row per matching employee for one date. The date's own rows are read in one go (the date
+ * index) and joined by hash, as are the previous month's rollups; only employees without a row on
+ * the date (or without a rollup for the previous month) fall back to an index probe for their
+ * latest one, and those probes are gated so they cost nothing for everyone else. A page sorted by
+ * any average thus reads about two rows per employee.
  */
 export async function gridRows(db: Executor, q: DateGridQuery): Promise<BaseRow[]> {
   const d = q.date;
   const m = monthStart(d);
   const y = yearStart(d);
+  const pm = previousMonthStart(d);
   const byPerson = q.sortField === 'name' || q.sortField === 'employeeId';
   const personColumn = q.sortField === 'employeeId' ? sql`employee_id` : sql`name`;
   const paging = q.page ? sql`limit ${q.page.limit} offset ${q.page.offset}` : sql``;
   const employeeOrder = sql`e.${personColumn} ${dir(q.sortValue)}, e.id ${dir(q.sortValue)}`;
   const outerOrder = byPerson
-    ? sql`emp.${personColumn} ${dir(q.sortValue)}, emp.id ${dir(q.sortValue)}`
-    : sql`${sql.raw(`"${q.sortField}"`)} ${dir(q.sortValue)} nulls last, emp.name asc, emp.id asc`;
-  const yearSum = sql`coalesce(prev.year_sum, 0) + coalesce(cur.month_sum, 0)`;
-  const yearDays = sql`coalesce(prev.year_days, 0) + coalesce(cur.month_days, 0)`;
+    ? sql`${personColumn} ${dir(q.sortValue)}, id ${dir(q.sortValue)}`
+    : sql`${sql.raw(`"${q.sortField}"`)} ${dir(q.sortValue)} nulls last, name asc, id asc`;
+  const monthSum = sql`coalesce(d.month_sum, cur.month_sum, 0)`;
+  const monthDays = sql`coalesce(d.month_days, cur.month_days, 0)`;
+  // In January the year so far is the month so far.
+  const before = pm
+    ? {
+        sum: sql`coalesce(pm.year_sum, prev.year_sum, 0)`,
+        days: sql`coalesce(pm.year_days, prev.year_days, 0)`,
+        joins: sql`
+        left join performance_months pm on pm.employee_code = emp.employee_code and pm.month = ${pm}::date
+        left join lateral (
+          select m.year_sum, m.year_days from performance_months m
+          where pm.employee_code is null and m.employee_code = emp.employee_code
+            and m.month >= ${y}::date and m.month < ${pm}::date
+          order by m.month desc limit 1
+        ) prev on true`,
+      }
+    : { sum: sql`0`, days: sql`0`, joins: sql`` };
   return rowsOf<BaseRow>(
     db,
     sql`
@@ -142,30 +158,33 @@ export async function gridRows(db: Executor, q: DateGridQuery): Promise<BaseRow[
       from employees e
       where ${employeeWhere(q.filter)}
       ${byPerson ? sql`order by ${employeeOrder} ${paging}` : sql``}
+    ),
+    calc as (
+      select emp.id, emp.employee_code, emp.employee_id, emp.name, emp.total,
+        d.performance_code, d.daily_average,
+        ${monthSum} as month_sum, ${monthDays} as month_days,
+        ${before.sum} + ${monthSum} as year_sum, ${before.days} + ${monthDays} as year_days
+      from emp
+      left join performances d on d.employee_code = emp.employee_code and d.date = ${d}::date
+      left join lateral (
+        select p.month_sum, p.month_days from performances p
+        where d.employee_code is null and p.employee_code = emp.employee_code
+          and p.date >= ${m}::date and p.date < ${d}::date
+        order by p.date desc limit 1
+      ) cur on true
+      ${before.joins}
     )
     select
-      case when cur.date = ${d}::date then cur.performance_code end as "performanceCode",
-      emp.employee_code as "employeeCode",
-      emp.employee_id as "employeeId",
-      emp.name as "employeeName",
+      performance_code as "performanceCode",
+      employee_code as "employeeCode",
+      employee_id as "employeeId",
+      name as "employeeName",
       ${d}::text as date,
-      case when cur.date = ${d}::date then ${round2(sql`cur.daily_average`)} end as daily,
-      ${meanOf(sql`cur.month_sum`, sql`cur.month_days`)} as monthly,
-      ${meanOf(yearSum, yearDays)} as yearly,
-      emp.total::int as total
-    from emp
-    left join lateral (
-      select p.date, p.performance_code, p.daily_average, p.month_sum, p.month_days
-      from performances p
-      where p.employee_code = emp.employee_code and p.date >= ${m}::date and p.date <= ${d}::date
-      order by p.date desc limit 1
-    ) cur on true
-    left join lateral (
-      select pm.year_sum, pm.year_days
-      from performance_months pm
-      where pm.employee_code = emp.employee_code and pm.month >= ${y}::date and pm.month < ${m}::date
-      order by pm.month desc limit 1
-    ) prev on true
+      ${round2(sql`daily_average`)} as daily,
+      ${meanOf(sql`month_sum`, sql`month_days`)} as monthly,
+      ${meanOf(sql`year_sum`, sql`year_days`)} as yearly,
+      total::int as total
+    from calc
     order by ${outerOrder}
     ${byPerson ? sql`` : paging}`,
   );

@@ -110,7 +110,9 @@ export async function refreshRollups(
 
 /**
  * Recomputes every rollup from the scores alone. For loaders that write scores directly (demo
- * data, benchmark data) rather than through a save: run it once after loading.
+ * data, benchmark data) rather than through a save: run it once after loading. Rewriting every
+ * row scatters a date's rows over the table, so the table is then put back in date order, which
+ * is how a date's grid reads it; that takes an exclusive lock for the duration.
  */
 export async function rebuildPerformanceRollups(db: Executor) {
   await db.execute(sql`
@@ -131,4 +133,6 @@ export async function rebuildPerformanceRollups(db: Executor) {
     db,
     sql`select distinct employee_code, date_trunc('year', date)::date as year from performances`,
   );
+  await db.execute(sql`cluster performances using performances_date`);
+  await db.execute(sql`analyze performances, performance_months`);
 }

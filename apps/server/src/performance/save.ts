@@ -10,7 +10,6 @@ import { refreshRollups } from './rollups.ts';
 import { jsonParam, rowsOf, textSet } from './sql.ts';
 
 export const PERFORMANCE_COLLECTION = 'performances';
-const AUDIT_BATCH = 2_000;
 
 export interface SavedRow {
   performanceCode: string;
@@ -133,9 +132,7 @@ export async function savePerformances(
       on conflict (performance_code, skill_code) do update set points = excluded.points`);
   }
   await refreshRollups(tx, changed);
-  for (let i = 0; i < audits.length; i += AUDIT_BATCH) {
-    await recordAudits(tx, audits.slice(i, i + AUDIT_BATCH));
-  }
+  await recordAudits(tx, audits);
   return rows.map((row) => {
     const { performanceCode, employeeCode, date } = byKey.get(`${row.employeeCode}|${row.date}`) as SavedRow;
     return { performanceCode, employeeCode, date };

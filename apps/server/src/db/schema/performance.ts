@@ -20,7 +20,8 @@ import { skills } from './reference.ts';
 const exact = (name: string) => numeric(name, { precision: 36, scale: 30 });
 
 /**
- * One row per employee and date. Kept in step with its scores on every save:
+ * One row per employee and date (stored at fillfactor 80, see migration 0002, so the rollup
+ * updates of a save stay on their page). Kept in step with its scores on every save:
  * `dailyAverage` (null when nothing is scored) and the running sum and count of the daily
  * averages from the 1st of the month up to and including this date, so that any date's monthly
  * average is read from a single row.
@@ -83,5 +84,9 @@ export const performanceMonths = pgTable(
     yearSum: exact('year_sum').notNull(),
     yearDays: integer('year_days').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.employeeCode, t.month] })],
+  (t) => [
+    primaryKey({ columns: [t.employeeCode, t.month] }),
+    // A date's grid reads the whole previous month at once.
+    index('performance_months_month').on(t.month),
+  ],
 );

@@ -1,5 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { performanceMonths, performanceScores, performances } from '../../../src/db/schema/index.ts';
+import { rebuildPerformanceRollups } from '../../../src/performance/rollups.ts';
+import { newCode } from '../../../src/resources/codes.ts';
 import { createTestApp, type TestApp } from '../../support/app.ts';
 import {
   type Cells,
@@ -134,6 +137,42 @@ describe('averages, computed by hand', () => {
     ]);
     // Daily 0.25 and 0: the mean is exactly 0.125.
     expect(await totalsOf(t, admin, e, '2024-06-02')).toEqual({ daily: 0, monthly: 0.13, yearly: 0.13 });
+  });
+});
+
+describe('rebuildPerformanceRollups, for loaders that write scores directly', () => {
+  it('derives every rollup from the scores alone, matching what saves maintain', async () => {
+    const e = await employee();
+    await save(t, admin, [
+      submission(e, '2024-01-31', { [alpha]: 4, [bravo]: 9 }),
+      submission(e, '2024-02-01', { [alpha]: 7 }),
+      submission(e, '2024-02-10', { [alpha]: '', [bravo]: '' }),
+      submission(e, '2024-03-03', { [alpha]: 1, [bravo]: 2, [charlie]: 6 }),
+    ]);
+    const dates = ['2024-01-31', '2024-02-01', '2024-02-10', '2024-02-28', '2024-03-03', '2024-03-31'];
+    const saved = await Promise.all(dates.map((d) => totalsOf(t, admin, e, d)));
+    // A loader adds a day of scores without any rollup, and everything else is wiped.
+    const loaded = newCode('PERF-');
+    await t.handle.db
+      .insert(performances)
+      .values({ performanceCode: loaded, employeeCode: e, date: '2024-02-15' });
+    await t.handle.db.insert(performanceScores).values([
+      { performanceCode: loaded, skillCode: alpha, points: 10 },
+      { performanceCode: loaded, skillCode: bravo, points: null },
+    ]);
+    await t.handle.db.update(performances).set({ dailyAverage: null, monthSum: '0', monthDays: 0 });
+    await t.handle.db.delete(performanceMonths);
+
+    await rebuildPerformanceRollups(t.handle.db);
+    const rebuilt = await Promise.all(dates.map((d) => totalsOf(t, admin, e, d)));
+    // Only February onwards sees the loaded 10: Feb (7 + 10) / 2, year (6.5 + 7 + 10) / 3 ...
+    expect(rebuilt[0]).toEqual(saved[0]);
+    expect(rebuilt[1]).toEqual(saved[1]);
+    expect(rebuilt[2]).toEqual(saved[2]);
+    expect(rebuilt[3]).toEqual({ daily: null, monthly: 8.5, yearly: 7.83 });
+    // Mar 3: 3; month 3; year (6.5 + 7 + 10 + 3) / 4 = 6.625.
+    expect(rebuilt[4]).toEqual({ daily: 3, monthly: 3, yearly: 6.63 });
+    expect(saved[4]).toEqual({ daily: 3, monthly: 3, yearly: 5.5 });
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { localIsoDate, monthStart, yearStart } from '../../../src/performance/dates.ts';
+import { localIsoDate, monthStart, previousMonthStart, yearStart } from '../../../src/performance/dates.ts';
 import { rollupGroups } from '../../../src/performance/rollups.ts';
 
 describe('calendar bounds', () => {
@@ -8,6 +8,13 @@ describe('calendar bounds', () => {
     expect(monthStart('2024-03-01')).toBe('2024-03-01');
     expect(yearStart('2024-12-31')).toBe('2024-01-01');
     expect(yearStart('2025-01-01')).toBe('2025-01-01');
+  });
+
+  it('find the month before, except in January where the year starts', () => {
+    expect(previousMonthStart('2024-03-31')).toBe('2024-02-01');
+    expect(previousMonthStart('2024-12-01')).toBe('2024-11-01');
+    expect(previousMonthStart('2024-10-15')).toBe('2024-09-01');
+    expect(previousMonthStart('2024-01-31')).toBeNull();
   });
 
   it("take today from the server's local clock, padded", () => {
