@@ -9,7 +9,7 @@ import { jsonParam } from './sql.ts';
  *   performances.month_sum / month_days      running sum and count of daily averages, 1st..date
  *   performance_months.day_sum / day_count   the same over the whole month
  *   performance_months.year_sum / year_days  running over the months, 1 January..end of month
- * A save touches at most the rest of its month's rows and twelve month rows per employee, all in
+ * A save touches its rows, the later rows of their months and twelve month rows per employee, in
  * four set-based statements whatever the number of rows saved.
  */
 
@@ -19,18 +19,22 @@ export interface EmployeeDay {
 }
 
 export interface RollupGroups {
-  months: { employee_code: string; month: string }[];
+  /** `from`: the earliest changed day; the running sums before it stand. */
+  months: { employee_code: string; month: string; from: string }[];
   years: { employee_code: string; year: string }[];
 }
 
 /** The (employee, month) and (employee, year) groups whose running sums a change of these days moves. */
 export function rollupGroups(days: readonly EmployeeDay[]): RollupGroups {
-  const months = new Map<string, { employee_code: string; month: string }>();
-  const years = new Map<string, { employee_code: string; year: string }>();
+  const months = new Map<string, RollupGroups['months'][number]>();
+  const years = new Map<string, RollupGroups['years'][number]>();
   for (const d of days) {
     const month = monthStart(d.date);
     const year = yearStart(d.date);
-    months.set(`${d.employeeCode}|${month}`, { employee_code: d.employeeCode, month });
+    const key = `${d.employeeCode}|${month}`;
+    const known = months.get(key);
+    if (!known || d.date < known.from)
+      months.set(key, { employee_code: d.employeeCode, month, from: d.date });
     years.set(`${d.employeeCode}|${year}`, { employee_code: d.employeeCode, year });
   }
   return { months: [...months.values()], years: [...years.values()] };
@@ -41,27 +45,45 @@ const dayMean = (code: SQL) => sql`(
   select sum(ps.points)::numeric(36, 30) / nullif(count(ps.points), 0)
   from performance_scores ps where ps.performance_code = ${code})`;
 
+/**
+ * `monthGroups` selects employee_code, month and from_date. Only rows from from_date on are
+ * re-summed, starting from the running values of the row just before it, so appending a day
+ * reads one earlier row instead of the whole month.
+ */
 async function refreshMonths(db: Executor, monthGroups: SQL) {
   await db.execute(sql`
     with g as (${monthGroups}),
+    base as (
+      select g.employee_code, g.month, g.from_date,
+        coalesce(b.month_sum, 0) as month_sum, coalesce(b.month_days, 0) as month_days
+      from g left join lateral (
+        select p.month_sum, p.month_days from performances p
+        where p.employee_code = g.employee_code and p.date >= g.month and p.date < g.from_date
+        order by p.date desc limit 1
+      ) b on true
+    ),
     r as (
       select p.id,
-        coalesce(sum(p.daily_average) over w, 0) as month_sum,
-        count(p.daily_average) over w as month_days
-      from g join performances p on p.employee_code = g.employee_code
-        and p.date >= g.month and p.date < (g.month + interval '1 month')::date
-      window w as (partition by p.employee_code, g.month order by p.date)
+        base.month_sum + coalesce(sum(p.daily_average) over w, 0) as month_sum,
+        base.month_days + count(p.daily_average) over w as month_days
+      from base join performances p on p.employee_code = base.employee_code
+        and p.date >= base.from_date and p.date < (base.month + interval '1 month')::date
+      window w as (partition by p.employee_code, base.month order by p.date)
     )
     update performances p set month_sum = r.month_sum, month_days = r.month_days
     from r
     where p.id = r.id and (p.month_sum <> r.month_sum or p.month_days <> r.month_days)`);
+  // A month's totals are the running values of its last row.
   await db.execute(sql`
     with g as (${monthGroups})
     insert into performance_months as m (employee_code, month, day_sum, day_count, year_sum, year_days)
-    select g.employee_code, g.month, coalesce(sum(p.daily_average), 0), count(p.daily_average), 0, 0
-    from g left join performances p on p.employee_code = g.employee_code
-      and p.date >= g.month and p.date < (g.month + interval '1 month')::date
-    group by g.employee_code, g.month
+    select g.employee_code, g.month, coalesce(last.month_sum, 0), coalesce(last.month_days, 0), 0, 0
+    from g left join lateral (
+      select p.month_sum, p.month_days from performances p
+      where p.employee_code = g.employee_code
+        and p.date >= g.month and p.date < (g.month + interval '1 month')::date
+      order by p.date desc limit 1
+    ) last on true
     on conflict (employee_code, month) do update
       set day_sum = excluded.day_sum, day_count = excluded.day_count
       where m.day_sum <> excluded.day_sum or m.day_count <> excluded.day_count`);
@@ -98,8 +120,8 @@ export async function refreshRollups(
   const { months, years } = rollupGroups(changed);
   await refreshMonths(
     db,
-    sql`select x.employee_code, x.month::date as month
-        from jsonb_to_recordset(${jsonParam(months)}) as x(employee_code text, month text)`,
+    sql`select x.employee_code, x.month::date as month, x.from::date as from_date
+        from jsonb_to_recordset(${jsonParam(months)}) as x(employee_code text, month text, "from" text)`,
   );
   await refreshYears(
     db,
@@ -127,7 +149,9 @@ export async function rebuildPerformanceRollups(db: Executor) {
   await db.execute(sql`delete from performance_months`);
   await refreshMonths(
     db,
-    sql`select distinct employee_code, date_trunc('month', date)::date as month from performances`,
+    sql`select distinct employee_code, date_trunc('month', date)::date as month,
+        date_trunc('month', date)::date as from_date
+        from performances`,
   );
   await refreshYears(
     db,

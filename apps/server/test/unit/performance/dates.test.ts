@@ -27,14 +27,16 @@ describe('rollupGroups', () => {
   it('gathers the months and years a change of some days moves, once each', () => {
     const groups = rollupGroups([
       { employeeCode: 'E1', date: '2023-12-31' },
-      { employeeCode: 'E1', date: '2024-01-01' },
       { employeeCode: 'E1', date: '2024-01-20' },
+      { employeeCode: 'E1', date: '2024-01-01' },
+      { employeeCode: 'E1', date: '2024-01-09' },
       { employeeCode: 'E2', date: '2024-01-20' },
     ]);
+    // Each month from its earliest changed day, whatever the order the days come in.
     expect(groups.months).toEqual([
-      { employee_code: 'E1', month: '2023-12-01' },
-      { employee_code: 'E1', month: '2024-01-01' },
-      { employee_code: 'E2', month: '2024-01-01' },
+      { employee_code: 'E1', month: '2023-12-01', from: '2023-12-31' },
+      { employee_code: 'E1', month: '2024-01-01', from: '2024-01-01' },
+      { employee_code: 'E2', month: '2024-01-01', from: '2024-01-20' },
     ]);
     expect(groups.years).toEqual([
       { employee_code: 'E1', year: '2023-01-01' },
