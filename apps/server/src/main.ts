@@ -27,8 +27,17 @@ async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   app.log.info(`${signal}: draining requests`);
-  // close() stops accepting connections and waits for in-flight requests before resolving.
+  // A request stuck on the database must not keep the process from ever stopping.
+  setTimeout(() => {
+    app.log.error(`${signal}: requests still running after ${config.SHUTDOWN_GRACE_SECONDS} s; exiting`);
+    process.exit(1);
+  }, config.SHUTDOWN_GRACE_SECONDS * 1000).unref();
+  // close() stops accepting connections and waits for in-flight requests before resolving. It
+  // closes the keep-alive connections idle at that moment only: one whose request finishes later
+  // would stay open for the whole keep-alive timeout (72 s) and hold the exit back.
+  const reaper = setInterval(() => app.server.closeIdleConnections(), 200);
   await app.close();
+  clearInterval(reaper);
   await handle.close();
   process.exit(0);
 }

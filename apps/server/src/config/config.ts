@@ -42,6 +42,8 @@ const envSchema = z.object({
   LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().positive().default(50),
   LOGIN_THROTTLE_MINUTES: z.coerce.number().positive().default(15),
   TRUST_PROXY: bool,
+  /** How long SIGTERM waits for in-flight requests before giving up on them. */
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().positive().default(25),
 });
 
 export type Config = z.infer<typeof envSchema>;

@@ -34,8 +34,12 @@ export async function openDatabase(opts: DbOptions): Promise<DbHandle> {
       connectionTimeoutMillis: 5000,
       idleTimeoutMillis: 30000,
     });
-    // A dropped connection must not crash the process; the next query reconnects.
+    // A dropped connection must not crash the process; the next query reconnects. The pool
+    // listens only to idle clients: one checked out by a request (between two statements of a
+    // transaction) emits the error on itself, and an 'error' event nobody listens to kills the
+    // process. Its request then fails on its next statement, as a 503, and the pool drops it.
     pool.on('error', () => {});
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = drizzlePg(pool, { schema }) as unknown as Database;
     return { db, kind: 'postgres', close: () => pool.end() };
   }

@@ -56,7 +56,9 @@ function isConnectionFailure(err: unknown): boolean {
     const msg = (e as Error).message ?? '';
     if (
       (code && CONNECTION_CODES.has(code)) ||
-      /Connection terminated|timeout exceeded when trying to connect/i.test(msg)
+      /Connection terminated|timeout exceeded when trying to connect|not queryable|terminating connection/i.test(
+        msg,
+      )
     )
       return true;
     e = (e as PgLikeError).cause;
