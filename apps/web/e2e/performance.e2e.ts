@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { departments, employees, skills } from '../../server/src/db/schema/index.ts';
 import { newCode } from '../../server/src/resources/codes.ts';
-import { type E2E, startE2E, watchConsole } from './support/e2e';
+import { describeViolations, type E2E, startE2E, watchConsole } from './support/e2e';
 
 let e2e: E2E;
 const DATE = '2024-03-05';
@@ -226,6 +226,7 @@ describe('the performance snapshot', () => {
     await page.context().close();
 
     const viewer = await e2e.createUserWith(['VIEW_PERFORMANCES', 'CREATE_PERFORMANCE']);
+
     const viewing = await e2e.newPage();
     await e2e.login(viewing, viewer.username, viewer.password);
     await viewing.goto(`/performance-snapshot?date=${DATE}`);
@@ -233,5 +234,17 @@ describe('the performance snapshot', () => {
     expect(await viewing.getByRole('button', { name: 'Edit', exact: true }).count()).toBe(0);
     expect(await viewing.getByRole('button', { name: 'Export CSV' }).count()).toBe(1);
     await viewing.context().close();
+  });
+
+  it('has no serious accessibility problems, reading or editing', async () => {
+    const page = await e2e.newPage({ bypassCSP: true });
+    await e2e.login(page);
+    await page.goto(`/performance-snapshot?date=${DATE}`);
+    await page.getByRole('rowheader', { name: 'Amelia Hart' }).waitFor();
+    expect(describeViolations(await e2e.checkA11y(page))).toBe('');
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
+    await cell(page, 'Speed', 'Chen Wei').fill('4');
+    expect(describeViolations(await e2e.checkA11y(page))).toBe('');
+    await page.context().close();
   });
 });
