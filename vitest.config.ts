@@ -13,6 +13,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
+          sequence: { groupOrder: 0 },
           include: ['packages/*/test/**/*.test.ts', 'apps/server/test/unit/**/*.test.ts'],
           environment: 'node',
         },
@@ -20,6 +21,7 @@ export default defineConfig({
       {
         test: {
           name: 'api',
+          sequence: { groupOrder: 2 },
           include: ['apps/server/test/api/**/*.test.ts'],
           environment: 'node',
           testTimeout: 30_000,
@@ -32,6 +34,7 @@ export default defineConfig({
         extends: './apps/web/vite.config.ts',
         test: {
           name: 'web',
+          sequence: { groupOrder: 1 },
           root: './apps/web',
           include: ['test/**/*.test.tsx', 'test/**/*.test.ts'],
           environment: 'jsdom',
@@ -41,6 +44,7 @@ export default defineConfig({
       {
         test: {
           name: 'e2e',
+          sequence: { groupOrder: 3 },
           include: ['apps/web/e2e/**/*.e2e.ts'],
           environment: 'node',
           testTimeout: 120_000,
