@@ -41,7 +41,22 @@ const envSchema = z.object({
   LOGIN_MAX_FAILURES_PER_USER: z.coerce.number().int().positive().default(5),
   LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().positive().default(50),
   LOGIN_THROTTLE_MINUTES: z.coerce.number().positive().default(15),
-  TRUST_PROXY: bool,
+  /**
+   * Behind a reverse proxy. 'true' trusts proxies on loopback and private addresses: the client
+   * address is the nearest public one in X-Forwarded-For, so a forged entry further left is never
+   * read. A number trusts that many hops; anything else is a list of proxy addresses or ranges.
+   * Trusting every hop would let any client pick its own address and escape per-address throttling.
+   */
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v): false | string | ((address: string, hop: number) => boolean) => {
+      const s = (v ?? '').trim().toLowerCase();
+      if (s === '' || s === 'false' || s === '0') return false;
+      if (s === 'true' || s === '1') return 'loopback, linklocal, uniquelocal';
+      if (/^\d+$/.test(s)) return (_address, hop) => hop < Number(s);
+      return s;
+    }),
   /** How long SIGTERM waits for in-flight requests before giving up on them. */
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().positive().default(25),
 });

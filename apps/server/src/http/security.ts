@@ -32,6 +32,9 @@ export function isCrossSite(
   return origin === 'null';
 }
 
+/** For answers that are data, not documents: nothing in them may load or run anything. */
+const DENY_ALL_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'";
+
 /** Swagger UI loads its own scripts and styles and sets inline style attributes. */
 const DOCS_CSP = [
   "default-src 'self'",
@@ -81,10 +84,11 @@ export function registerSecurity(app: FastifyInstance, config: Config) {
       if (!reply.hasHeader('Cache-Control')) reply.header('Cache-Control', 'no-store');
       reply.header(
         'Content-Security-Policy',
-        req.url.startsWith(`${API_PREFIX}/docs`)
-          ? DOCS_CSP
-          : "default-src 'none'; frame-ancestors 'none'; base-uri 'none'",
+        req.url.startsWith(`${API_PREFIX}/docs`) ? DOCS_CSP : DENY_ALL_CSP,
       );
+    } else if (!reply.hasHeader('Content-Security-Policy')) {
+      // Scripts, styles and images of the web app: the HTML shell sets its own policy.
+      reply.header('Content-Security-Policy', DENY_ALL_CSP);
     }
     return payload;
   });

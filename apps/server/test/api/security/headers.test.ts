@@ -85,6 +85,8 @@ describe('the HTML shell', () => {
     const asset = await web.inject({ method: 'GET', url: '/app.js' });
     expect(asset.statusCode).toBe(200);
     expectCommon(asset);
+    expect(directives(asset).get('default-src')).toEqual(["'none'"]);
+    expect(directives(asset).get('frame-ancestors')).toEqual(["'none'"]);
     const page = await secureWeb.inject({ method: 'GET', url: '/' });
     expect(page.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
   });

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/app.ts';
-import { type Config, testConfig } from '../../../src/config/config.ts';
+import { type Config, loadConfig, testConfig } from '../../../src/config/config.ts';
 import { loginThrottle } from '../../../src/db/schema/index.ts';
 import { makeServices } from '../../../src/services.ts';
 import { createTestApp, formEncode, type TestApp } from '../../support/app.ts';
@@ -98,6 +98,31 @@ describe('sign-in throttling', () => {
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
     // Other addresses still sign in.
     expect((await attempt('admin', 'admin-password-1', '10.9.8.8', strict)).statusCode).toBe(200);
+  });
+});
+
+describe('behind a reverse proxy (TRUST_PROXY=true)', () => {
+  it('a forged X-Forwarded-For does not give a client a new address to escape throttling', async () => {
+    const proxied = await appWith({
+      TRUST_PROXY: loadConfig({ TRUST_PROXY: 'true' }).TRUST_PROXY,
+      LOGIN_MAX_FAILURES_PER_IP: 3,
+    });
+    // The proxy (10.0.0.1) appends the address it saw; whatever the client put before it is noise.
+    const viaProxy = (forged: string, username: string, password: string) =>
+      proxied.inject({
+        method: 'POST',
+        url: '/api/login',
+        payload: formEncode({ username, password }),
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'x-forwarded-for': `${forged}, 203.0.113.9`,
+        },
+        remoteAddress: '10.0.0.1',
+      });
+    for (let i = 0; i < 3; i++)
+      expect((await viaProxy(`198.51.100.${i}`, `rotating${i}`, 'x-password-1')).statusCode).toBe(401);
+    expect((await viaProxy('198.51.100.77', 'rotating9', 'x-password-1')).statusCode).toBe(429);
+    expect(await t.handle.db.$count(loginThrottle, eq(loginThrottle.key, 'ip:203.0.113.9'))).toBe(1);
   });
 });
 

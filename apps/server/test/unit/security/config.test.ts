@@ -33,4 +33,17 @@ describe('configuration', () => {
     });
     expect(() => loadConfig({ COOKIE_SECURE: 'yes' })).toThrow(/COOKIE_SECURE/);
   });
+
+  it('trusts only the proxies it is told of, never every hop of X-Forwarded-For', () => {
+    const trust = (v: string) => loadConfig({ TRUST_PROXY: v }).TRUST_PROXY;
+    expect(trust('')).toBe(false);
+    expect(trust('false')).toBe(false);
+    expect(trust('true')).toBe('loopback, linklocal, uniquelocal');
+    expect(trust('10.0.0.0/8, 192.168.1.4')).toBe('10.0.0.0/8, 192.168.1.4');
+    const twoHops = trust('2');
+    expect(typeof twoHops).toBe('function');
+    if (typeof twoHops === 'function') {
+      expect([0, 1, 2].map((hop) => twoHops('198.51.100.1', hop))).toEqual([true, true, false]);
+    }
+  });
 });
