@@ -69,6 +69,10 @@ describe('the envelope: HTTP status equals statusCode on every kind of answer', 
       await t.app.inject({ method: 'DELETE', url: '/api/DeleteGender', headers: { cookie: admin } }),
       404,
     );
+    // No TRACE anywhere: nothing echoes a request back.
+    const trace = await t.app.inject({ method: 'TRACE', url: '/api/health', headers: { cookie: admin } });
+    expectEnvelope(trace, 404);
+    expect(trace.body).not.toContain('sid=');
   });
 
   it('409 for a duplicate, with the field named', async () => {
