@@ -11,7 +11,6 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import Paper from '@mui/material/Paper';
-import TablePagination from '@mui/material/TablePagination';
 import Typography from '@mui/material/Typography';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
@@ -19,7 +18,6 @@ import {
   PERFORMANCE_ENDPOINTS,
   PERFORMANCE_MESSAGES,
   type PerformanceRow,
-  ROWS_PER_PAGE_OPTIONS,
   SCORE_MESSAGE,
 } from '@wfc/contract';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -29,7 +27,9 @@ import { useAuth, useCan } from '../auth/auth';
 import { ScreenHeader } from '../registry/ScreenHeader';
 import { notify } from '../ui/notify';
 import { PageLoader } from '../ui/PageLoader';
+import { lastPage, visuallyHidden } from '../ui/paging';
 import { Spinner } from '../ui/Spinner';
+import { LoadingOverlay, TablePager } from '../ui/TablePager';
 import { downloadPerformanceCsv } from './exportCsv';
 import { FilterForm } from './FilterForm';
 import {
@@ -45,16 +45,7 @@ import {
   withCell,
 } from './grid';
 import { PerformanceTable } from './PerformanceTable';
-import {
-  type GridQuery,
-  lastPage,
-  readGridQuery,
-  todayIso,
-  toggleSort,
-  withFilter,
-  withLimit,
-  writeGridQuery,
-} from './query';
+import { type GridQuery, readGridQuery, todayIso, toggleSort, withFilter, writeGridQuery } from './query';
 import type { ScoreCellHandlers } from './ScoreCell';
 import { serverCellErrors } from './serverErrors';
 
@@ -355,39 +346,8 @@ export default function PerformancePage() {
           handlers={handlers}
           onSort={(field) => setQuery(toggleSort(query, field))}
         />
-        <TablePagination
-          component="div"
-          count={total}
-          page={Math.min(query.page, lastPage(total, query.limit)) - 1}
-          rowsPerPage={query.limit}
-          rowsPerPageOptions={[...ROWS_PER_PAGE_OPTIONS]}
-          labelRowsPerPage="Rows per page:"
-          labelDisplayedRows={({ from, to, count }) => `${from} - ${to} of ${count}`}
-          showFirstButton
-          showLastButton
-          onPageChange={(_, page) => setQuery({ ...query, page: page + 1 })}
-          onRowsPerPageChange={(e) => setQuery(withLimit(query, Number(e.target.value)))}
-          sx={{
-            borderTop: 1,
-            borderColor: 'divider',
-            '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', justifyContent: 'flex-end', rowGap: 0.5 },
-            '& .MuiTablePagination-spacer': { display: { xs: 'none', sm: 'block' } },
-          }}
-        />
-        {grid.isFetching && (
-          <Box
-            sx={{
-              position: 'absolute',
-              inset: 0,
-              display: 'flex',
-              alignItems: 'center',
-              bgcolor: 'rgba(255, 255, 255, 0.6)',
-              zIndex: 3,
-            }}
-          >
-            <PageLoader label="Loading performances" />
-          </Box>
-        )}
+        <TablePager total={total} query={query} onChange={setQuery} />
+        {grid.isFetching && <LoadingOverlay label="Loading performances" zIndex={3} />}
       </Paper>
       <Box role="status" aria-live="polite" sx={visuallyHidden}>
         {announcement}
@@ -421,12 +381,3 @@ function DiscardDialog({ open, onStay, onDiscard }: { open: boolean; onStay(): v
     </Dialog>
   );
 }
-
-const visuallyHidden = {
-  position: 'absolute',
-  width: 1,
-  height: 1,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-} as const;

@@ -17,6 +17,7 @@ import {
   type PerformanceSortField,
 } from '@wfc/contract';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { visuallyHidden } from '../ui/paging';
 import { cellText, type Drafts, isCellChanged } from './grid';
 import type { GridQuery } from './query';
 import { ScoreCell, type ScoreCellHandlers } from './ScoreCell';
@@ -300,13 +301,4 @@ const averageSx = {
   fontWeight: 600,
   // Opaque, so the skills scrolling underneath the frozen averages do not show through.
   bgcolor: '#f5faf7',
-} as const;
-
-const visuallyHidden = {
-  position: 'absolute',
-  width: 1,
-  height: 1,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
 } as const;

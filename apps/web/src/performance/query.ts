@@ -72,7 +72,3 @@ export const withFilter = (query: GridQuery, date: string, keyword: string): Gri
   keyword: keyword.trim(),
   page: 1,
 });
-
-export const withLimit = (query: GridQuery, limit: number): GridQuery => ({ ...query, limit, page: 1 });
-
-export const lastPage = (total: number, limit: number) => Math.max(1, Math.ceil(total / limit));

@@ -16,31 +16,24 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TableSortLabel from '@mui/material/TableSortLabel';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { type ApiEnvelope, type ResourceDef, ROWS_PER_PAGE_OPTIONS, type SubListDef } from '@wfc/contract';
+import type { ApiEnvelope, ResourceDef, SubListDef } from '@wfc/contract';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import { api } from '../api/client';
 import { useCan } from '../auth/auth';
 import { notify } from '../ui/notify';
 import { PageLoader } from '../ui/PageLoader';
+import { lastPage, visuallyHidden } from '../ui/paging';
+import { LoadingOverlay, TablePager } from '../ui/TablePager';
 import { ConfirmDeleteDialog } from './ConfirmDeleteDialog';
 import { formatCell } from './format';
 import { fieldsFor, presetFromParent } from './formValues';
-import {
-  lastPage,
-  nextSort,
-  readTableQuery,
-  type TableQuery,
-  withKeyword,
-  withLimit,
-  writeTableQuery,
-} from './listQuery';
+import { nextSort, readTableQuery, type TableQuery, withKeyword, writeTableQuery } from './listQuery';
 import { createPath, editPath, useBackTarget, useNavigateWithBack, viewPath } from './paths';
 import { errorMessage, type RegistryRecord, useRecordQuery, useRefreshRegistry } from './queries';
 import { ScreenHeader } from './ScreenHeader';
@@ -302,39 +295,8 @@ export function ResourceList({ def, subList }: Props) {
             </TableBody>
           </Table>
         </TableContainer>
-        <TablePagination
-          component="div"
-          count={total}
-          page={Math.min(query.page, lastPage(total, query.limit)) - 1}
-          rowsPerPage={query.limit}
-          rowsPerPageOptions={[...ROWS_PER_PAGE_OPTIONS]}
-          labelRowsPerPage="Rows per page:"
-          labelDisplayedRows={({ from, to, count }) => `${from} - ${to} of ${count}`}
-          showFirstButton
-          showLastButton
-          onPageChange={(_, page) => setQuery({ ...query, page: page + 1 })}
-          onRowsPerPageChange={(e) => setQuery(withLimit(query, Number(e.target.value)))}
-          sx={{
-            borderTop: 1,
-            borderColor: 'divider',
-            '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', justifyContent: 'flex-end', rowGap: 0.5 },
-            '& .MuiTablePagination-spacer': { display: { xs: 'none', sm: 'block' } },
-          }}
-        />
-        {list.isFetching && (
-          <Box
-            sx={{
-              position: 'absolute',
-              inset: 0,
-              display: 'flex',
-              alignItems: 'center',
-              bgcolor: 'rgba(255, 255, 255, 0.6)',
-              zIndex: 2,
-            }}
-          >
-            <PageLoader label={`Loading ${def.plural.toLowerCase()}`} />
-          </Box>
-        )}
+        <TablePager total={total} query={query} onChange={setQuery} />
+        {list.isFetching && <LoadingOverlay label={`Loading ${def.plural.toLowerCase()}`} />}
       </Paper>
       <ConfirmDeleteDialog
         open={confirming !== null}
@@ -359,15 +321,6 @@ function readName(def: ResourceDef | undefined, record: RegistryRecord | undefin
   const value = record[def.nameField];
   return typeof value === 'string' ? value : '';
 }
-
-const visuallyHidden = {
-  position: 'absolute',
-  width: 1,
-  height: 1,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-} as const;
 
 function FilterField({
   keyword,

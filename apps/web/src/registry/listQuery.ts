@@ -50,12 +50,8 @@ export function nextSort(query: TableQuery, sortField: string): TableQuery {
   return { ...query, sortField, sortValue, page: 1 };
 }
 
-export const withLimit = (query: TableQuery, limit: number): TableQuery => ({ ...query, limit, page: 1 });
-
 export const withKeyword = (query: TableQuery, keyword: string): TableQuery => ({
   ...query,
   keyword: keyword.trim(),
   page: 1,
 });
-
-export const lastPage = (total: number, limit: number) => Math.max(1, Math.ceil(total / limit));

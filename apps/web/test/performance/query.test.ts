@@ -2,14 +2,13 @@ import { describe, expect, it } from 'vitest';
 import {
   defaultGridQuery,
   isIsoDate,
-  lastPage,
   readGridQuery,
   todayIso,
   toggleSort,
   withFilter,
-  withLimit,
   writeGridQuery,
 } from '../../src/performance/query';
+import { lastPage, withLimit } from '../../src/ui/paging';
 
 const TODAY = '2024-03-05';
 
