@@ -1,13 +1,15 @@
 import { codeRef, lookupPermissions } from '@wfc/contract';
-import { and, count, eq, type SQL, sql } from 'drizzle-orm';
+import { and, count, eq, getTableName, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { recordAudit } from '../audit/recorder.ts';
 import type { Executor } from '../db/client.ts';
+import { audits } from '../db/schema/index.ts';
 import { badRequest, conflict, notFound } from '../http/envelope.ts';
 import { registerUniqueMessage } from '../http/errors.ts';
 import { type ApiRoute, anyOf, defineRoute, type RouteContext } from '../http/routes.ts';
 import { newCode } from './codes.ts';
+import { countCacheFor } from './count-cache.ts';
 import { isNested, lookupShape, prepareList, tableColumnNames, unpopulated } from './list-query.ts';
 import type { Dependent, ServerResource, Shape, WriteContext } from './server-resource.ts';
 
@@ -38,33 +40,25 @@ interface FetchOptions {
   orderBy?: SQL[];
   limit?: number;
   offset?: number;
-  withTotal?: boolean;
   /** false for the lookup view, whose two fields need no reshaping. */
   present?: boolean;
 }
 
-/** One query for a page of records and, by a window count, the total that matches. */
+/** A page of records. */
 export async function fetchRecords(db: Executor, res: ServerResource, opts: FetchOptions) {
   const shape = opts.shape ?? res.shape;
-  const fields = opts.withTotal ? { ...shape, __total: sql<number>`count(*) over()`.mapWith(Number) } : shape;
-  let q = db
-    .select(fields as Shape)
-    .from(res.table)
-    .$dynamic();
+  let q = db.select(shape).from(res.table).$dynamic();
   for (const j of res.joins ?? []) q = j.optional ? q.leftJoin(j.table, j.on) : q.innerJoin(j.table, j.on);
   if (opts.where) q = q.where(opts.where);
   if (opts.orderBy) q = q.orderBy(...opts.orderBy);
   if (opts.limit !== undefined) q = q.limit(opts.limit);
   if (opts.offset) q = q.offset(opts.offset);
   const rows = (await q) as Row[];
-  let total = 0;
   const records = rows.map((r) => {
-    const { __total, ...rest } = r;
-    total = Number(__total ?? 0);
-    const record = toRecord(rest, shape);
+    const record = toRecord(r, shape);
     return res.present && opts.present !== false ? res.present(record) : record;
   });
-  return { records, total };
+  return { records };
 }
 
 export async function fetchOne(db: Executor, res: ServerResource, code: string) {
@@ -87,36 +81,62 @@ async function lockedRecord(tx: Executor, res: ServerResource, code: string) {
   return row ? fetchOne(tx, res, code) : undefined;
 }
 
-async function countTotal(db: Executor, res: ServerResource, where?: SQL) {
+/**
+ * How many records match. Required references are foreign keys, so their inner joins never drop
+ * a row: when the filter names the listed table only, the count reads that table alone.
+ */
+async function countTotal(db: Executor, res: ServerResource, where: SQL | undefined, withJoins: boolean) {
   let q = db.select({ n: count() }).from(res.table).$dynamic();
-  for (const j of res.joins ?? []) q = j.optional ? q.leftJoin(j.table, j.on) : q.innerJoin(j.table, j.on);
+  if (withJoins) {
+    for (const j of res.joins ?? []) q = j.optional ? q.leftJoin(j.table, j.on) : q.innerJoin(j.table, j.on);
+  }
   if (where) q = q.where(where);
-  const [r] = await q;
-  return Number(r?.n ?? 0);
+  const { sql: text, params } = q.toSQL();
+  return countCacheFor(db).total(
+    getTableName(res.table),
+    `${text}\u0000${JSON.stringify(params)}`,
+    async () => {
+      const [r] = await q;
+      return Number(r?.n ?? 0);
+    },
+  );
+}
+
+/** Every write through the engine also writes an audit record: both tables' totals change. */
+async function invalidatingCounts<T>(res: ServerResource, ctx: RouteContext, write: Promise<T>): Promise<T> {
+  const result = await write;
+  countCacheFor(ctx.services.db).invalidate(getTableName(res.table), getTableName(audits));
+  return result;
 }
 
 /** List, with paging, sort, keyword, an optional parent filter and the lookup view for selectors. */
 export async function listRecords(res: ServerResource, ctx: RouteContext, filter?: SQL) {
   const fullView = ctx.session!.permissions.has(res.def.permissions.view);
   // Without VIEW, a form's selector may still read codes and names (DECISIONS.md section 3).
-  const { query, orderBy, keyword } = prepareList(res, (ctx.req.query ?? {}) as Row, {
+  const { query, orderBy, keyword, keywordOnTable } = prepareList(res, (ctx.req.query ?? {}) as Row, {
     lookup: !fullView,
   });
   const shape = !fullView ? lookupShape(res) : query.populate ? res.shape : unpopulated(res.shape);
   const where = and(filter, keyword);
-  const { records, total } = await fetchRecords(ctx.services.db, res, {
+  const offset = (query.page - 1) * query.limit;
+  const { records } = await fetchRecords(ctx.services.db, res, {
     shape,
     where,
     orderBy,
     limit: query.limit,
-    offset: (query.page - 1) * query.limit,
-    withTotal: true,
+    offset,
     present: fullView,
   });
   if (fullView && res.attach) await res.attach(ctx.services.db, records, { populate: query.populate });
-  const knownTotal =
-    records.length > 0 ? total : query.page > 1 ? await countTotal(ctx.services.db, res, where) : 0;
-  return { message: res.def.messages.listed, data: records, total: knownTotal };
+  // A window count would make the page wait for every match to be read and joined; a partial page
+  // tells the total by itself, and only a full or empty one needs counting.
+  const total =
+    records.length > 0 && records.length < query.limit
+      ? offset + records.length
+      : records.length === 0 && offset === 0
+        ? 0
+        : await countTotal(ctx.services.db, res, where, !keywordOnTable);
+  return { message: res.def.messages.listed, data: records, total };
 }
 
 async function checkRefs(res: ServerResource, tx: Executor, input: Row) {
@@ -308,7 +328,7 @@ export function resourceRoutes(res: ServerResource): ApiRoute[] {
         access: anyOf(perms.create),
         body: def.createSchema,
         multipart: res.multipart,
-        handler: (ctx) => createRecord(res, ctx as RouteContext<Row>),
+        handler: (ctx) => invalidatingCounts(res, ctx, createRecord(res, ctx as RouteContext<Row>)),
       }),
     );
   }
@@ -322,7 +342,7 @@ export function resourceRoutes(res: ServerResource): ApiRoute[] {
         access: anyOf(perms.update),
         body: def.updateSchema,
         multipart: res.multipart,
-        handler: (ctx) => updateRecord(res, ctx as RouteContext<Row>),
+        handler: (ctx) => invalidatingCounts(res, ctx, updateRecord(res, ctx as RouteContext<Row>)),
       }),
     );
   }
@@ -335,7 +355,7 @@ export function resourceRoutes(res: ServerResource): ApiRoute[] {
         tag,
         access: anyOf(perms.delete),
         body: codeBody(def.code, def.code),
-        handler: (ctx) => deleteRecord(res, ctx as RouteContext<Row>),
+        handler: (ctx) => invalidatingCounts(res, ctx, deleteRecord(res, ctx as RouteContext<Row>)),
       }),
     );
   }

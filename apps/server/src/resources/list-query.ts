@@ -45,6 +45,28 @@ export interface PreparedList {
   query: ListQuery;
   orderBy: SQL[];
   keyword?: SQL;
+  /** The keyword names columns of the listed table only, so counting needs no join. */
+  keywordOnTable: boolean;
+}
+
+/**
+ * `joined.col ILIKE p` for a path into a joined record, written as a condition on the listed
+ * table's own reference column: `ref = any(array(select code from joined where col ilike p))`.
+ * The small joined table is searched once, and the listed table can combine its trigram index
+ * and its reference indexes (a BitmapOr) instead of joining every row before filtering.
+ * Undefined when the path has no reference column of the same name on the listed table.
+ */
+function keywordThroughReference(res: ServerResource, path: string, pattern: string): SQL | undefined {
+  const [head, tail] = path.split('.', 2);
+  const group = res.shape[head];
+  if (tail === undefined || !group || !isNested(group)) return undefined;
+  const searched = group[tail];
+  const own = getTableColumns(res.table);
+  const key = Object.keys(group).find((k) => isCodeKey(k) && own[k]);
+  const code = key ? group[key] : undefined;
+  if (!key || !is(searched, PgColumn) || !is(code, PgColumn)) return undefined;
+  if (searched.table !== code.table || code.table === res.table) return undefined;
+  return sql`${own[key]} = any(array(select ${code} from ${code.table} where ${searched} ilike ${pattern}))`;
 }
 
 export interface PrepareOptions {
@@ -80,16 +102,21 @@ export function prepareList(
     orderBy = [dir(col as PgColumn), dir(res.idColumn)];
   }
   let keyword: SQL | undefined;
+  let keywordOnTable = true;
   if (query.keyword) {
     const pattern = `%${escapeLike(query.keyword)}%`;
     const parts = searchPaths.map((p) => {
       const col = shapeColumn(res.shape, p);
       if (!col) throw new Error(`Unknown search path ${p}`);
+      if (is(col, PgColumn) && col.table === res.table) return sql`${col} ilike ${pattern}`;
+      const through = keywordThroughReference(res, p, pattern);
+      if (through) return through;
+      keywordOnTable = false;
       return sql`${col} ilike ${pattern}`;
     });
     keyword = sql`(${sql.join(parts, sql` or `)})`;
   }
-  return { query, orderBy, keyword };
+  return { query, orderBy, keyword, keywordOnTable };
 }
 
 export const tableColumnNames = (res: ServerResource) => new Set(Object.keys(getTableColumns(res.table)));
