@@ -58,9 +58,9 @@ describe('lists over large tables', () => {
       expect(out.map((c) => c.cityCode)).toEqual(want.map((w) => w.city_code));
     }
     const munster = (await t.get('GetCities', admin, { keyword: 'munster', limit: 30 })).json();
-    expect(munster.data.every((c: City) => /munster/i.test(`${c.name} ${c.state.name} ${c.country.name}`))).toBe(
-      true,
-    );
+    expect(
+      munster.data.every((c: City) => /munster/i.test(`${c.name} ${c.state.name} ${c.country.name}`)),
+    ).toBe(true);
   });
 
   it('gives exact totals on full, partial, empty and out-of-range pages', async () => {
