@@ -12,10 +12,8 @@ import {
   performanceMonths,
   performanceScores,
   performances,
-  permissions,
   profilePictures,
   profiles,
-  rolePermissions,
   roles,
   skills,
   states,
@@ -25,9 +23,10 @@ import { rebuildPerformanceRollups } from '../performance/rollups.ts';
 import { processPicture } from '../profiles/pictures.ts';
 import { identicon } from './avatars.ts';
 import { withIndexesDeferred } from './bulk.ts';
-import { DEMO_PASSWORD, DEMO_ROLES, DEPARTMENTS, type DemoRoleKey, GENDERS, SKILLS } from './catalogue.ts';
+import { DEMO_PASSWORD, DEMO_ROLES, type DemoRoleKey, SKILLS } from './catalogue.ts';
 import { loadGeography } from './geography.ts';
 import { type DemoPerson, demoPeople } from './people.ts';
+import { insertReferenceData, insertRoles } from './reference.ts';
 import { insertDailyScores } from './scores.ts';
 import { codeSql, countOf, jsonRecords, rows } from './sql.ts';
 
@@ -76,7 +75,7 @@ export async function seedDemo(db: Database, options: DemoOptions = {}): Promise
     const before = await countOf(tx, users);
     await step('geography', () => loadGeography(tx, { cityCountries: opts.cityCountries }));
     await step('genders, departments, skills, roles', async () => {
-      await insertNamed(tx);
+      await insertReferenceData(tx, SKILLS);
       await insertRoles(tx);
     });
     await step('users', () => insertUsers(tx, people));
@@ -97,45 +96,6 @@ export async function seedDemo(db: Database, options: DemoOptions = {}): Promise
     }
   });
   return summary(db);
-}
-
-async function insertNamed(tx: Executor) {
-  await tx.execute(sql`insert into ${genders} (gender_code, gender_name)
-    select ${codeSql('GENDER-')}, r.name from ${jsonRecords(
-      GENDERS.map((name) => ({ name })),
-      sql`name text`,
-    )} on conflict do nothing`);
-  await tx.execute(sql`insert into ${departments} (department_code, name)
-    select ${codeSql('DEPT-')}, r.name from ${jsonRecords(
-      DEPARTMENTS.map((name) => ({ name })),
-      sql`name text`,
-    )} on conflict do nothing`);
-  await tx.execute(sql`insert into ${skills} (skill_code, title, description)
-    select ${codeSql('SKILL-')}, r.title, r.description
-    from ${jsonRecords(SKILLS, sql`title text, description text`)}
-    order by r.title
-    on conflict do nothing`);
-}
-
-/** Permissions are granted only to roles created now, so a later edit of a demo role survives a re-run. */
-async function insertRoles(tx: Executor) {
-  const grants = Object.values(DEMO_ROLES).flatMap((r) =>
-    r.permissions.map((p) => ({ role: r.roleName, permission: p })),
-  );
-  await tx.execute(sql`with created as (
-      insert into ${roles} (role_code, role_name, role_description)
-      select ${codeSql('ROLE-')}, r.name, r.description
-      from ${jsonRecords(
-        Object.values(DEMO_ROLES).map((r) => ({ name: r.roleName, description: r.roleDescription })),
-        sql`name text, description text`,
-      )}
-      on conflict do nothing
-      returning role_code, role_name)
-    insert into ${rolePermissions} (role_code, permission_code)
-    select c.role_code, p.permission_code
-    from ${jsonRecords(grants, sql`role text, permission text`)}
-    join created c on c.role_name = r.role
-    join ${permissions} p on p.permission_name = r.permission`);
 }
 
 async function insertUsers(tx: Executor, people: DemoPerson[]) {

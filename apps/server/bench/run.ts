@@ -1,0 +1,496 @@
+import { spawnSync } from 'node:child_process';
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { hashPassword, verifyPassword } from '../src/auth/passwords.ts';
+import { audits$ } from '../src/resources/definitions/access.ts';
+import { cities$ } from '../src/resources/definitions/geography.ts';
+import { employees$ } from '../src/resources/definitions/people.ts';
+import { genders$ } from '../src/resources/definitions/reference.ts';
+import type { ServerResource } from '../src/resources/server-resource.ts';
+import { DEMO_PASSWORD } from '../src/seed/catalogue.ts';
+import { captureListSql, inline } from './lib/capture.ts';
+import { BENCH_ADMIN_PASSWORD, benchDatabaseState, benchUrl } from './lib/database.ts';
+import { ensurePgbench, runPgbench } from './lib/pgbench.ts';
+import { type RunningServer, SERVER_DIR, sampleMax, startServer } from './lib/server.ts';
+import { median, ms } from './lib/stats.ts';
+
+const HELP = `npm run bench -- [options]   (DATABASE_URL names the PostgreSQL server; run bench:data first)
+
+  --database NAME     database made by bench:data (BENCH_DATABASE, default wfc_bench)
+  --seconds N         seconds per load scenario (BENCH_SECONDS, default 10)
+  --connections N     concurrent connections (BENCH_CONNECTIONS, default 50)
+  --port N            port for the server under test (BENCH_PORT, default 3917)
+  --only LIST         scenarios to run: lists,performances,save,export,pgbench,login,web (default all)
+  --cpu-prof DIR      write a V8 CPU profile of the server to DIR`;
+
+const { values: args } = parseArgs({
+  options: {
+    database: { type: 'string', default: process.env.BENCH_DATABASE ?? 'wfc_bench' },
+    seconds: { type: 'string', default: process.env.BENCH_SECONDS ?? '10' },
+    connections: { type: 'string', default: process.env.BENCH_CONNECTIONS ?? '50' },
+    port: { type: 'string', default: process.env.BENCH_PORT ?? '3917' },
+    only: { type: 'string', default: 'lists,performances,save,export,pgbench,login,web' },
+    'cpu-prof': { type: 'string' },
+    help: { type: 'boolean', default: false },
+  },
+});
+if (args.help) {
+  console.log(HELP);
+  process.exit(0);
+}
+const SECONDS = Number(args.seconds);
+const CONNECTIONS = Number(args.connections);
+const only = new Set(args.only.split(',').map((s) => s.trim()));
+const MB = 1024 * 1024;
+
+interface Row {
+  scenario: string;
+  'req/s': string;
+  'p50 ms': string;
+  'p99 ms': string;
+  errors: string;
+  target: string;
+  met: string;
+}
+const results: Row[] = [];
+const notes: string[] = [];
+function report(row: Omit<Row, 'met'>, met: boolean | undefined) {
+  const full = { ...row, met: met === undefined ? '' : met ? 'yes' : 'NO' };
+  results.push(full);
+  console.log(
+    `  ${row.scenario}: ${row['req/s']} req/s, p50 ${row['p50 ms']} ms, p99 ${row['p99 ms']} ms, errors ${row.errors}${row.target ? ` (target ${row.target}: ${full.met})` : ''}`,
+  );
+}
+
+const state = await benchDatabaseState(args.database, false);
+if (state !== 'ours') {
+  throw new Error(`No benchmark data in ${args.database}: run \`npm run bench:data\` first`);
+}
+const dbUrl = benchUrl(args.database);
+const pool = new pg.Pool({ connectionString: dbUrl, max: 2 });
+const one = async <T extends pg.QueryResultRow>(text: string, values: unknown[] = []) =>
+  (await pool.query<T>(text, values)).rows[0];
+
+const today = new Date().toISOString().slice(0, 10);
+const sizes = await one<{ employees: string; audits: string; cities: string; scores: string }>(
+  `select (select count(*) from employees) as employees, (select count(*) from audits) as audits,
+     (select count(*) from cities) as cities,
+     (select n_live_tup from pg_stat_user_tables where relname = 'performance_scores') as scores`,
+);
+console.log(
+  `Machine: ${os.cpus().length} x ${os.cpus()[0]?.model.trim()}, ${Math.round(os.totalmem() / 1024 ** 3)} GB, ` +
+    `load average ${os.loadavg()[0].toFixed(1)}; Node ${process.version}; ` +
+    `${(await one<{ v: string }>('select version() as v')).v.split(' on ')[0]}`,
+);
+console.log(
+  `Data in ${args.database}: ${sizes.employees} employees, ${sizes.cities} cities, ${sizes.audits} audits, ~${sizes.scores} scores`,
+);
+
+const server: RunningServer = await startServer(
+  {
+    DATABASE_URL: dbUrl,
+    PORT: args.port,
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    DEMO_DATA: 'false',
+    ADMIN_PASSWORD: BENCH_ADMIN_PASSWORD,
+    WEB_DIST: '/nonexistent/',
+  },
+  args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof']}`] : [],
+);
+console.log(
+  `Server pid ${server.pid} at ${server.url}, RSS ${(server.rss() / MB).toFixed(0)} MB after start`,
+);
+
+async function signIn(username: string, password: string) {
+  const res = await fetch(`${server.url}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
+  const cookie = res.headers.getSetCookie().find((c) => /sid=/.test(c));
+  return cookie!.split(';')[0];
+}
+const cookie = await signIn('admin', BENCH_ADMIN_PASSWORD);
+
+async function load(path: string, init: Partial<autocannon.Options> = {}) {
+  const options: autocannon.Options = {
+    url: `${server.url}${path}`,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    headers: { cookie },
+    ...init,
+  };
+  // Warm the JIT, the pool and PostgreSQL's caches before measuring.
+  await autocannon({ ...options, duration: Math.min(3, SECONDS) });
+  const r = await autocannon(options);
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors + r.timeouts + r.non2xx,
+    done: r.requests.total,
+  };
+}
+
+// A username of the generated data: its records are about 1 in 5,000.
+const someUsername = (
+  await one<{ u: string }>('select username as u from users order by id offset 100 limit 1')
+).u;
+const LISTS: { name: string; res: ServerResource; query: Record<string, string>; p99?: number }[] = [
+  {
+    name: 'GetGenders (4 rows; the floor)',
+    res: genders$,
+    query: { page: '1', limit: '10' },
+  },
+  {
+    name: 'GetCities keyword+sort',
+    res: cities$,
+    query: { keyword: 'san', sortField: 'name', sortValue: 'asc', page: '1', limit: '10' },
+    p99: 50,
+  },
+  {
+    name: 'GetEmployees keyword+sort',
+    res: employees$,
+    query: { keyword: 'son', sortField: 'name', sortValue: 'asc', page: '1', limit: '10' },
+    p99: 50,
+  },
+  {
+    name: 'GetAudits (no keyword, newest first)',
+    res: audits$,
+    query: { page: '1', limit: '10' },
+  },
+  {
+    name: 'GetAudits keyword (a username)',
+    res: audits$,
+    query: { keyword: someUsername, sortField: 'createdAt', sortValue: 'desc', page: '1', limit: '10' },
+    p99: 100,
+  },
+  {
+    name: 'GetAudits keyword (a surname)',
+    res: audits$,
+    query: { keyword: 'schultz', sortField: 'createdAt', sortValue: 'desc', page: '1', limit: '10' },
+    p99: 100,
+  },
+  {
+    name: 'GetAudits keyword (an action)',
+    res: audits$,
+    query: { keyword: 'delete', sortField: 'createdAt', sortValue: 'desc', page: '1', limit: '10' },
+    p99: 100,
+  },
+];
+const listPath = (l: (typeof LISTS)[number]) =>
+  `/api/${l.res.def.endpoints.list}?${new URLSearchParams(l.query).toString()}`;
+const serverRps = new Map<string, number>();
+
+try {
+  if (only.has('lists')) {
+    console.log('\nList pages');
+    for (const l of LISTS) {
+      const r = await load(listPath(l));
+      serverRps.set(l.name, r.rps);
+      report(
+        {
+          scenario: l.name,
+          'req/s': r.rps.toFixed(0),
+          'p50 ms': ms(r.p50),
+          'p99 ms': ms(r.p99),
+          errors: String(r.errors),
+          target: !l.p99 ? '' : l.p99 === 50 ? 'p99<50, >=1000/s' : `p99<${l.p99}`,
+        },
+        l.p99 ? r.done > 0 && r.p99 < l.p99 && (l.p99 !== 50 || r.rps >= 1000) && r.errors === 0 : undefined,
+      );
+    }
+  }
+
+  if (only.has('performances')) {
+    console.log('\nPerformance Snapshot');
+    const probe = await fetch(`${server.url}/api/GetPerformances?date=${today}&limit=1`, {
+      headers: { cookie },
+    });
+    if (probe.status === 404) {
+      notes.push('GetPerformances: the performance API is not there yet; skipped.');
+    } else {
+      for (const sortField of ['yearly', 'name']) {
+        const r = await load(
+          `/api/GetPerformances?date=${today}&page=1&limit=30&sortField=${sortField}&sortValue=desc`,
+        );
+        report(
+          {
+            scenario: `GetPerformances 30 by ${sortField}`,
+            'req/s': r.rps.toFixed(0),
+            'p50 ms': ms(r.p50),
+            'p99 ms': ms(r.p99),
+            errors: String(r.errors),
+            target: sortField === 'yearly' ? 'p99<100' : '',
+          },
+          sortField === 'yearly' ? r.done > 0 && r.p99 < 100 && r.errors === 0 : undefined,
+        );
+      }
+    }
+  }
+
+  if (only.has('save')) await benchSave();
+  if (only.has('export')) await benchExport();
+  if (only.has('pgbench')) await benchPgbench();
+  if (only.has('login')) await benchLogin();
+} finally {
+  await server.stop();
+  await pool.end();
+}
+if (only.has('web')) benchWeb();
+
+console.log('\nResults');
+console.table(results);
+for (const n of notes) console.log(`- ${n}`);
+
+async function saveBatch(performances: unknown[]) {
+  const started = performance.now();
+  const res = await fetch(`${server.url}/api/CreateUpdatePerformances`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie },
+    body: JSON.stringify({ performances }),
+  });
+  const body = (await res.json()) as { statusCode: number; message: string };
+  return { status: res.status, body, seconds: (performance.now() - started) / 1000 };
+}
+
+async function benchSave() {
+  console.log('\nCreateUpdatePerformances: 1,000 employees x 20 skills in one request');
+  const employees = (
+    await pool.query<{ code: string }>('select employee_code as code from employees order by id limit 1000')
+  ).rows;
+  const skills = (
+    await pool.query<{ code: string }>('select skill_code as code from skills order by title limit 20')
+  ).rows;
+  if (employees.length < 1000 || skills.length < 20) {
+    notes.push('CreateUpdatePerformances: needs 1,000 employees and 20 skills; skipped.');
+    return;
+  }
+  const batch = (date: string, seed: number, bad?: number) =>
+    employees.map((e, i) => ({
+      employeeCode: e.code,
+      date,
+      performancePerSkill: skills.map((s, j) => ({
+        skillCode: s.code,
+        pointsEarned: i === bad && j === skills.length - 1 ? '11' : String((i * 7 + j * 3 + seed) % 11),
+        totalPoints: 10,
+      })),
+    }));
+  const fingerprint = async (date: string) =>
+    (
+      await one<{ f: string }>(
+        `select count(distinct p.performance_code) || '/' || count(ps.points) || '/' || coalesce(sum(ps.points), 0)
+           || '/' || coalesce(max(p.updated_at)::text, '-') as f
+         from performances p left join performance_scores ps on ps.performance_code = p.performance_code
+         where p.date = $1 and p.employee_code in (select employee_code from employees order by id limit 1000)`,
+        [date],
+      )
+    ).f;
+
+  // Update: rows that exist, with every value changed, a month into the past.
+  const past = new Date(Date.now() - 40 * 86_400_000).toISOString().slice(0, 10);
+  const times: number[] = [];
+  for (let run = 0; run < 3; run++) {
+    const r = await saveBatch(batch(past, Date.now() % 11 || run + 1));
+    if (r.status !== 200) throw new Error(`save failed: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
+    times.push(r.seconds);
+  }
+  report(
+    {
+      scenario: 'save 20,000 scores (update)',
+      'req/s': '',
+      'p50 ms': ms(median(times) * 1000),
+      'p99 ms': ms(Math.max(...times) * 1000),
+      errors: '0',
+      target: '<1500 ms',
+    },
+    Math.max(...times) < 1.5,
+  );
+
+  // Create: a date with no rows yet; removed again afterwards so that re-runs measure the same.
+  const future = '2099-06-15';
+  await pool.query(`delete from performances where date >= '2099-01-01'`);
+  await pool.query(`delete from performance_months where month >= '2099-01-01'`);
+  const created = await saveBatch(batch(future, 5));
+  report(
+    {
+      scenario: 'save 20,000 scores (create)',
+      'req/s': '',
+      'p50 ms': ms(created.seconds * 1000),
+      'p99 ms': ms(created.seconds * 1000),
+      errors: created.status === 200 ? '0' : '1',
+      target: '<1500 ms',
+    },
+    created.status === 200 && created.seconds < 1.5,
+  );
+
+  // Atomicity: one bad value in the last row; nothing of the batch may be saved.
+  const beforePast = await fingerprint(past);
+  const rejectedUpdate = await saveBatch(batch(past, 3, employees.length - 1));
+  const afterPast = await fingerprint(past);
+  const newDate = '2099-07-15';
+  const rejectedCreate = await saveBatch(batch(newDate, 3, employees.length - 1));
+  const createdRows = await fingerprint(newDate);
+  await pool.query(`delete from performances where date >= '2099-01-01'`);
+  await pool.query(`delete from performance_months where month >= '2099-01-01'`);
+  const atomic =
+    rejectedUpdate.status === 400 &&
+    beforePast === afterPast &&
+    rejectedCreate.status === 400 &&
+    createdRows.startsWith('0/');
+  report(
+    {
+      scenario: 'save with one bad value',
+      'req/s': '',
+      'p50 ms': ms(rejectedUpdate.seconds * 1000),
+      'p99 ms': '',
+      errors: `${rejectedUpdate.status}/${rejectedCreate.status}`,
+      target: '400, nothing saved',
+    },
+    atomic,
+  );
+}
+
+async function benchExport() {
+  console.log('\nExportPerformanceReport: every employee for one date');
+  const times: number[] = [];
+  const growth: number[] = [];
+  let bytes = 0;
+  let lines = 0;
+  for (let run = 0; run < 3; run++) {
+    const baseline = server.rss();
+    const peak = sampleMax(() => server.rss());
+    const started = performance.now();
+    const res = await fetch(`${server.url}/api/ExportPerformanceReport?date=${today}`, {
+      headers: { cookie },
+    });
+    const text = await res.text();
+    times.push((performance.now() - started) / 1000);
+    growth.push((peak.stop() - baseline) / MB);
+    if (res.status !== 200) throw new Error(`export failed: ${res.status} ${text.slice(0, 200)}`);
+    bytes = Buffer.byteLength(text);
+    lines = text.split('\n').filter(Boolean).length - 1;
+  }
+  report(
+    {
+      scenario: `export CSV (${lines} rows, ${(bytes / MB).toFixed(1)} MB)`,
+      'req/s': '',
+      'p50 ms': ms(median(times) * 1000),
+      'p99 ms': ms(Math.max(...times) * 1000),
+      errors: '0',
+      target: '<2000 ms, RSS +<100 MB',
+    },
+    Math.max(...times) < 2 && Math.max(...growth) < 100,
+  );
+  notes.push(
+    `Export: server RSS grew by at most ${Math.max(...growth).toFixed(0)} MB over its level before each request (${growth.map((g) => g.toFixed(0)).join(', ')} MB).`,
+  );
+}
+
+async function benchPgbench() {
+  console.log('\nThe same list SQL straight to PostgreSQL (pgbench)');
+  if (!ensurePgbench()) {
+    notes.push(
+      'pgbench is not installed and could not be installed: the server/PostgreSQL ratio was skipped.',
+    );
+    return;
+  }
+  for (const l of LISTS) {
+    // The first statement is the page; a second one, the total, is only sent while the total is
+    // not known (see src/resources/count-cache.ts), so it is timed on its own, uncached.
+    const [page, total] = (await captureListSql(dbUrl, l.res, l.query)).map(inline);
+    const r = runPgbench(dbUrl, [page], CONNECTIONS, SECONDS);
+    const server = serverRps.get(l.name);
+    const ratio = server ? server / r.tps : Number.NaN;
+    report(
+      {
+        scenario: `pgbench: ${l.name}`,
+        'req/s': r.tps.toFixed(0),
+        'p50 ms': ms(r.p50),
+        'p99 ms': ms(r.p99),
+        errors: String(r.failed),
+        target: server ? `server >=50% (${(ratio * 100).toFixed(0)}%)` : '',
+      },
+      server && l.p99 ? ratio >= 0.5 : undefined,
+    );
+    if (total) {
+      const times: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const started = performance.now();
+        await pool.query(total);
+        times.push(performance.now() - started);
+      }
+      notes.push(
+        `${l.name}: counting its total afresh takes ${ms(median(times))} ms (median of 5, one at a time).`,
+      );
+    }
+    if (l === LISTS[1]) notes.push(`SQL of ${l.name} as pgbench sends it:\n${page}`);
+  }
+}
+
+async function benchLogin() {
+  console.log('\nSign-in (argon2id verify per request)');
+  const hash = await hashPassword(DEMO_PASSWORD);
+  const rounds = 10;
+  const started = performance.now();
+  for (let i = 0; i < rounds; i++) await verifyPassword(hash, DEMO_PASSWORD);
+  const verifyMs = (performance.now() - started) / rounds;
+  const user = await one<{ username: string }>(
+    `select username from users where username <> 'admin' order by id limit 1`,
+  );
+  const r = await load('/api/login', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: user.username, password: DEMO_PASSWORD }),
+  });
+  const bound = Math.min(os.cpus().length, 4) * (1000 / verifyMs);
+  report(
+    {
+      scenario: 'sign-in',
+      'req/s': r.rps.toFixed(0),
+      'p50 ms': ms(r.p50),
+      'p99 ms': ms(r.p99),
+      errors: String(r.errors),
+      target: `argon2id bound ~${bound.toFixed(0)}/s`,
+    },
+    undefined,
+  );
+  notes.push(
+    `Sign-in: one argon2id verify takes ${verifyMs.toFixed(0)} ms on one core here (19 MiB, t=2), so ${os.cpus().length} cores allow about ${bound.toFixed(0)} sign-ins/s at best.`,
+  );
+  await pool.query(
+    `delete from sessions where user_code = (select user_code from users where username = $1)`,
+    [user.username],
+  );
+}
+
+function benchWeb() {
+  console.log('\nWeb: JavaScript per route (gzip)');
+  const root = `${SERVER_DIR}../..`;
+  const build = spawnSync('npm', ['run', 'build', '-w', '@wfc/web'], { cwd: root, encoding: 'utf8' });
+  if (build.status !== 0) {
+    notes.push(`Web build failed; bundle sizes skipped:\n${(build.stderr || build.stdout).slice(-2000)}`);
+    return;
+  }
+  const sizes = spawnSync('npx', ['tsx', 'apps/web/scripts/bundle-report.ts'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  console.log(sizes.stdout);
+  const met = sizes.status === 0;
+  report(
+    {
+      scenario: 'web JS per route',
+      'req/s': '',
+      'p50 ms': '',
+      'p99 ms': '',
+      errors: sizes.status === 2 ? 'no build' : '0',
+      target: '/login<=200 KB, any<=400 KB gz',
+    },
+    met,
+  );
+}
