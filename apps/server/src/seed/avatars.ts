@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 
-const SIZE = 240;
+// The thumbnail's size, so that making it needs no enlarging.
+const SIZE = 256;
 const GRID = 5;
 const CELL = SIZE / (GRID + 1);
 
@@ -33,7 +34,7 @@ export async function identicon(seedText: string): Promise<Buffer> {
     }
   }
   return sharp(pixels, { raw: { width: SIZE, height: SIZE, channels: 3 } })
-    .png({ compressionLevel: 9, palette: true })
+    .png({ compressionLevel: 6 })
     .toBuffer();
 }
 

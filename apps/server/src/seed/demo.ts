@@ -83,8 +83,9 @@ export async function seedDemo(db: Database, options: DemoOptions = {}): Promise
       await insertEmployees(tx, people);
       await insertProfiles(tx, people);
     });
-    if (opts.pictures) await step('pictures', () => insertPictures(tx, people));
+    const storePictures = opts.pictures ? await startPictures(tx, people) : undefined;
     await step('scores', () => insertScores(tx, people, opts.days));
+    if (storePictures) await step('pictures (made meanwhile)', storePictures);
     const added = (await countOf(tx, users)) - before;
     if (added > 0) {
       await recordAudit(tx, {
@@ -165,7 +166,12 @@ async function insertProfiles(tx: Executor, people: DemoPerson[]) {
 
 const PICTURE_BATCH = 25;
 
-async function insertPictures(tx: Executor, people: DemoPerson[]) {
+/**
+ * Starts making the pictures of the demo profiles that have none, and answers a function that
+ * stores them. sharp works on its own threads, so the pictures are made while the single-threaded
+ * embedded database loads the scores.
+ */
+async function startPictures(tx: Executor, people: DemoPerson[]) {
   const missing = await rows<{ profile_code: string; username: string }>(
     tx,
     sql`select pr.profile_code, u.username from ${profiles} pr
@@ -176,21 +182,28 @@ async function insertPictures(tx: Executor, people: DemoPerson[]) {
       )})
       and not exists (select 1 from ${profilePictures} pp where pp.profile_code = pr.profile_code)`,
   );
-  for (let i = 0; i < missing.length; i += PICTURE_BATCH) {
-    const batch = await Promise.all(
-      missing.slice(i, i + PICTURE_BATCH).map(async (m) => {
-        const data = await identicon(m.username);
-        const picture = await processPicture({
-          fieldname: 'profilePicture',
-          filename: `${m.username}.png`,
-          mimetype: 'image/png',
-          data,
-        });
-        return { profileCode: m.profile_code, ...picture };
-      }),
-    );
-    await tx.insert(profilePictures).values(batch).onConflictDoNothing();
-  }
+  const made = Promise.all(
+    missing.map(async (m) => ({
+      profileCode: m.profile_code,
+      ...(await processPicture({
+        fieldname: 'profilePicture',
+        filename: `${m.username}.png`,
+        mimetype: 'image/png',
+        data: await identicon(m.username),
+      })),
+    })),
+  );
+  // Handled here so that a failure waits for the store step instead of going unhandled meanwhile.
+  made.catch(() => {});
+  return async () => {
+    const pictures = await made;
+    for (let i = 0; i < pictures.length; i += PICTURE_BATCH) {
+      await tx
+        .insert(profilePictures)
+        .values(pictures.slice(i, i + PICTURE_BATCH))
+        .onConflictDoNothing();
+    }
+  };
 }
 
 async function insertScores(tx: Executor, people: DemoPerson[], days: number) {
