@@ -24,8 +24,9 @@ export default defineConfig({
           sequence: { groupOrder: 2 },
           include: ['apps/server/test/api/**/*.test.ts'],
           environment: 'node',
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          // Generous: a busy 2-core machine can take long to start a database and hash passwords.
+          testTimeout: 90_000,
+          hookTimeout: 180_000,
           // PGlite instances are large; two at a time fit the 2-core machine best.
           maxWorkers: 2,
         },
