@@ -15,7 +15,7 @@ import { insertDailyScores } from '../src/seed/scores.ts';
 import { codeSql, countOf, rows } from '../src/seed/sql.ts';
 import { BENCH_ADMIN_PASSWORD, benchDatabaseState, benchUrl } from './lib/database.ts';
 
-const HELP = `npm run bench:data -- [options]   (DATABASE_URL names the PostgreSQL server)
+const HELP = `npm run bench:data -w @wfc/server -- [options]   (DATABASE_URL names the PostgreSQL server)
 
   --database NAME     database to fill, created if missing (BENCH_DATABASE, default wfc_bench)
   --employees N       employees, each with a user (BENCH_EMPLOYEES, default 5000)

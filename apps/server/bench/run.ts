@@ -16,7 +16,7 @@ import { ensurePgbench, runPgbench } from './lib/pgbench.ts';
 import { type RunningServer, SERVER_DIR, sampleMax, startServer } from './lib/server.ts';
 import { median, ms } from './lib/stats.ts';
 
-const HELP = `npm run bench -- [options]   (DATABASE_URL names the PostgreSQL server; run bench:data first)
+const HELP = `npm run bench -w @wfc/server -- [options]   (DATABASE_URL names the PostgreSQL server; run bench:data first)
 
   --database NAME     database made by bench:data (BENCH_DATABASE, default wfc_bench)
   --seconds N         seconds per load scenario (BENCH_SECONDS, default 10)
@@ -74,6 +74,7 @@ const one = async <T extends pg.QueryResultRow>(text: string, values: unknown[] 
   (await pool.query<T>(text, values)).rows[0];
 
 const today = new Date().toISOString().slice(0, 10);
+const auditsBefore = Number((await one<{ n: string }>('select coalesce(max(id), 0) as n from audits')).n);
 const sizes = await one<{ employees: string; audits: string; cities: string; scores: string }>(
   `select (select count(*) from employees) as employees, (select count(*) from audits) as audits,
      (select count(*) from cities) as cities,
@@ -239,10 +240,20 @@ try {
   if (only.has('login')) await benchLogin();
 } finally {
   await server.stop();
+  // What the run wrote (sign-ins, saves) goes again, so that the next run reads the same data.
+  await pool.query('delete from audits where id > $1', [auditsBefore]);
+  await pool.query('delete from sessions');
+  await pool.query('vacuum analyze audits, sessions, performances, performance_scores, performance_months');
   await pool.end();
 }
 if (only.has('web')) benchWeb();
 
+notes.push(
+  `Load average at the end: ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(', ')} (1, 5, 15 min); other work on the machine changes every figure.`,
+);
 console.log('\nResults');
 console.table(results);
 for (const n of notes) console.log(`- ${n}`);
