@@ -14,7 +14,6 @@ import { useState } from 'react';
 import { type Control, Controller, useForm, useWatch } from 'react-hook-form';
 import { api } from '../api/client';
 import { useCan } from '../auth/auth';
-import { Spinner } from '../ui/Spinner';
 import {
   dependentsOf,
   type FormMode,
@@ -35,6 +34,7 @@ import {
 } from './RecordScreen';
 import { type Option, ResourceSelect } from './ResourceSelect';
 import { ScreenHeader } from './ScreenHeader';
+import { SubmitRow } from './SubmitRow';
 
 interface Props {
   def: ResourceDef;
@@ -144,20 +144,7 @@ function EntityForm({ def, mode, code, record, back }: RecordFormProps) {
                 }}
               />
             ))}
-            {!readOnly && (
-              <Box sx={{ display: 'flex', justifyContent: 'flex-end' }}>
-                <Button
-                  type="submit"
-                  variant="contained"
-                  size="large"
-                  disabled={formState.isSubmitting}
-                  startIcon={formState.isSubmitting ? <Spinner label="Submitting" /> : undefined}
-                  sx={{ minWidth: 140 }}
-                >
-                  Submit
-                </Button>
-              </Box>
-            )}
+            <SubmitRow hidden={readOnly} submitting={formState.isSubmitting} />
           </Stack>
         </Box>
       </Paper>

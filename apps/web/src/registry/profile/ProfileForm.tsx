@@ -1,6 +1,5 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Divider from '@mui/material/Divider';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormGroup from '@mui/material/FormGroup';
@@ -22,7 +21,6 @@ import { type Control, Controller, type FieldPath, useForm, useWatch } from 'rea
 import { api, assetUrl } from '../../api/client';
 import { notify } from '../../ui/notify';
 import { PageLoader } from '../../ui/PageLoader';
-import { Spinner } from '../../ui/Spinner';
 import type { FormMode } from '../formValues';
 import { placeFieldErrors } from '../formValues';
 import {
@@ -35,6 +33,7 @@ import {
 } from '../RecordScreen';
 import { type Option, ResourceSelect, type SelectParent } from '../ResourceSelect';
 import { ScreenHeader } from '../ScreenHeader';
+import { SubmitRow } from '../SubmitRow';
 import { PictureDropzone } from './PictureDropzone';
 
 export const PICTURE_FETCH_FAILED = 'Failed to fetch the file';
@@ -592,20 +591,7 @@ function ProfileEditor({
                 </FormGroup>
               </Cell>
             </Section>
-            {!readOnly && (
-              <Box sx={{ display: 'flex', justifyContent: 'flex-end' }}>
-                <Button
-                  type="submit"
-                  variant="contained"
-                  size="large"
-                  disabled={formState.isSubmitting}
-                  startIcon={formState.isSubmitting ? <Spinner label="Submitting" /> : undefined}
-                  sx={{ minWidth: 140 }}
-                >
-                  Submit
-                </Button>
-              </Box>
-            )}
+            <SubmitRow hidden={readOnly} submitting={formState.isSubmitting} />
           </Box>
         </Box>
       </Paper>
