@@ -46,6 +46,9 @@ export default defineConfig({
         test: {
           name: 'e2e',
           sequence: { groupOrder: 3 },
+          // A real browser on a loaded 2-core machine can miss a 1-second toast; a second try
+          // tells that apart from a failure, which fails both times.
+          retry: 1,
           include: ['apps/web/e2e/**/*.e2e.ts'],
           environment: 'node',
           testTimeout: 120_000,
