@@ -1,12 +1,15 @@
 import { QueryClient } from '@tanstack/react-query';
 import { configure, render } from '@testing-library/react';
-import type { ApiEnvelope, SessionUser } from '@wfc/contract';
+import type { ApiEnvelope } from '@wfc/contract';
 import { createMemoryRouter, type InitialEntry, RouterProvider, useLocation } from 'react-router';
 import { vi } from 'vitest';
 import { AppProviders } from '../../src/app/AppProviders';
 import { createEmotionCache } from '../../src/app/emotion';
 import { STORAGE_KEY } from '../../src/auth/storage';
 import { registryRoutes } from '../../src/registry/routes';
+import { sessionUser } from '../support/session';
+
+export { sessionUser };
 
 // MUI in jsdom on a shared machine is slow; the default 1 s makes waits flaky rather than stricter.
 configure({ asyncUtilTimeout: 8000 });
@@ -82,24 +85,6 @@ export const ok = <T,>(data: T, message = 'OK', total?: number): ApiEnvelope<T> 
   data,
   ...(total === undefined ? {} : { total }),
 });
-
-export function sessionUser(permissions: string[]): SessionUser {
-  return {
-    userCode: 'USER-TEST',
-    username: 'tester',
-    email: 'tester@example.com',
-    createdAt: '2024-01-01T00:00:00.000Z',
-    updatedAt: '2024-01-01T00:00:00.000Z',
-    role: {
-      roleCode: 'ROLE-TEST',
-      roleName: 'Tester',
-      roleDescription: null,
-      createdAt: '2024-01-01T00:00:00.000Z',
-      updatedAt: '2024-01-01T00:00:00.000Z',
-      rolePermissions: permissions.map((p, i) => ({ permissionCode: `PERM-${i}`, permissionName: p })),
-    },
-  };
-}
 
 function LocationProbe() {
   const location = useLocation();

@@ -8,6 +8,9 @@ import { createEmotionCache } from '../../src/app/emotion';
 import { createQueryClient } from '../../src/app/queryClient';
 import { appRoutes, registryRoutePatcher } from '../../src/app/router';
 import { writeStoredUser } from '../../src/auth/storage';
+import { sessionUser } from '../support/session';
+
+export { sessionUser };
 
 // MUI in jsdom on a shared 2-core machine is slow; a short wait makes tests flaky, not stricter.
 configure({ asyncUtilTimeout: 8000 });
@@ -60,24 +63,6 @@ export function deferred<T>() {
     resolve = r;
   });
   return { promise, resolve };
-}
-
-export function sessionUser(permissions: string[], username = 'tester'): SessionUser {
-  return {
-    userCode: `USER-${username.toUpperCase()}`,
-    username,
-    email: `${username}@example.com`,
-    createdAt: '2024-01-01T00:00:00.000Z',
-    updatedAt: '2024-01-01T00:00:00.000Z',
-    role: {
-      roleCode: 'ROLE-TEST',
-      roleName: 'Tester',
-      roleDescription: null,
-      createdAt: '2024-01-01T00:00:00.000Z',
-      updatedAt: '2024-01-01T00:00:00.000Z',
-      rolePermissions: permissions.map((p, i) => ({ permissionCode: `PERM-${i}`, permissionName: p })),
-    },
-  };
 }
 
 /**

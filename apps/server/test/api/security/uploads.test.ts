@@ -1,9 +1,9 @@
-import { crc32, deflateSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { profilePictures, profiles } from '../../../src/db/schema/index.ts';
 import { createTestApp, type TestApp } from '../../support/app.ts';
+import { hugeHeaderPng } from '../registry/support.ts';
 import { expectEnvelope, multipartBody, sessionWith } from './helpers.ts';
 
 /**
@@ -54,29 +54,6 @@ const storedFor = async (userCode: string) => {
     .where(eq(profilePictures.profileCode, p.profileCode));
   return { profile: p, pic };
 };
-
-function pngChunk(type: string, data: Buffer) {
-  const len = Buffer.alloc(4);
-  len.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([len, body, crc]);
-}
-
-/** A few hundred bytes whose header claims width × height pixels. */
-function claimedPng(width: number, height: number) {
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk('IHDR', ihdr),
-    pngChunk('IDAT', deflateSync(Buffer.alloc(2048))),
-    pngChunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 /** A JPEG with a comment segment (FF FE) right after its start marker. */
 function jpegWithComment(jpeg: Buffer, comment: string) {
@@ -199,7 +176,7 @@ describe('images too large to decode safely are refused from their header', () =
     const { res, userCode } = await upload({
       filename: 'bomb.png',
       type: 'image/png',
-      data: claimedPng(100_000, 100_000),
+      data: hugeHeaderPng(100_000, 100_000),
     });
     expect(expectEnvelope(res, 413).errors?.[0]?.field).toBe('profilePicture');
     expect(Date.now() - started).toBeLessThan(3000);
@@ -224,7 +201,7 @@ describe('images too large to decode safely are refused from their header', () =
       [1, 0],
       [0x7fffffff, 1],
     ]) {
-      const { res } = await upload({ filename: 'odd.png', type: 'image/png', data: claimedPng(w, h) });
+      const { res } = await upload({ filename: 'odd.png', type: 'image/png', data: hugeHeaderPng(w, h) });
       expect([400, 413], `${w}x${h}`).toContain(res.statusCode);
       expectEnvelope(res);
     }
