@@ -49,6 +49,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   registerBodyParsers(app);
   registerSecurity(app, config);
   registerErrorHandling(app);
+  app.addHook('onClose', () => services.stop());
 
   const routes = allRoutes();
   registerApiRoutes(app, routes, services);

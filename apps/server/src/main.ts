@@ -4,7 +4,7 @@ import { loadConfig } from './config/config.ts';
 import { openDatabase } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { loadDemoIfWanted } from './seed/demo-start.ts';
-import { makeServices } from './services.ts';
+import { makeServices, watchChanges } from './services.ts';
 
 const config = loadConfig();
 const handle = await openDatabase({
@@ -14,7 +14,7 @@ const handle = await openDatabase({
 });
 await migrate(handle.db);
 const boot = await bootstrap(handle.db, config.ADMIN_PASSWORD);
-const app = await buildApp(makeServices(handle.db, config));
+const app = await buildApp(makeServices(handle.db, config, await watchChanges(handle)));
 if (boot.generatedPassword) {
   app.log.warn(
     `Created user 'admin' with the generated password: ${boot.generatedPassword} (shown once; set ADMIN_PASSWORD to choose it)`,

@@ -1,7 +1,10 @@
+import { sql } from 'drizzle-orm';
 import type { SessionPolicy } from './auth/sessions.ts';
 import type { ThrottlePolicy } from './auth/throttle.ts';
 import type { Config } from './config/config.ts';
-import type { Database } from './db/client.ts';
+import { CHANGES_CHANNEL, TableVersions } from './db/changes.ts';
+import type { Database, DbHandle } from './db/client.ts';
+import { QueryCache } from './db/query-cache.ts';
 
 /** What handlers get besides the request: built once per app. */
 export interface Services {
@@ -9,9 +12,29 @@ export interface Services {
   config: Config;
   sessionPolicy: SessionPolicy;
   throttlePolicy: ThrottlePolicy;
+  /** Reads reused until a table they read changes; reads afresh when changes cannot be seen. */
+  cache: QueryCache;
+  /** After a write: waits until this instance has seen every change committed so far. */
+  settle(): Promise<void>;
+  /** Stops watching for changes (the app's onClose). */
+  stop(): Promise<void>;
 }
 
-export function makeServices(db: Database, config: Config): Services {
+export interface ChangeWatch {
+  versions: TableVersions;
+  stop(): Promise<void>;
+}
+
+/** Listens for the tables' change notifications on the handle's own connection. */
+export async function watchChanges(handle: DbHandle): Promise<ChangeWatch> {
+  const versions = new TableVersions();
+  const subscription = await handle.listen(CHANGES_CHANNEL, versions);
+  return { versions, stop: () => subscription.close() };
+}
+
+/** Without a change watch nothing is cached: every read goes to the database. */
+export function makeServices(db: Database, config: Config, changes?: ChangeWatch): Services {
+  const versions = changes?.versions;
   return {
     db,
     config,
@@ -23,6 +46,16 @@ export function makeServices(db: Database, config: Config): Services {
       maxPerUser: config.LOGIN_MAX_FAILURES_PER_USER,
       maxPerIp: config.LOGIN_MAX_FAILURES_PER_IP,
       windowMs: config.LOGIN_THROTTLE_MINUTES * 60_000,
+    },
+    cache: new QueryCache(
+      config.QUERY_CACHE_MB > 0 ? versions : undefined,
+      config.QUERY_CACHE_MB * 1024 * 1024,
+    ),
+    settle: async () => {
+      await versions?.settle((token) => db.execute(sql`select pg_notify(${CHANGES_CHANNEL}, ${token})`));
+    },
+    stop: async () => {
+      await changes?.stop();
     },
   };
 }

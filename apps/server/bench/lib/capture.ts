@@ -1,6 +1,7 @@
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Database } from '../../src/db/client.ts';
+import { QueryCache } from '../../src/db/query-cache.ts';
 import * as schema from '../../src/db/schema/index.ts';
 import type { RouteContext } from '../../src/http/routes.ts';
 import { listRecords } from '../../src/resources/engine.ts';
@@ -45,7 +46,7 @@ export async function captureListSql(
     const ctx = {
       req: { query },
       session: { permissions: new Set([res.def.permissions.view]) },
-      services: { db },
+      services: { db, cache: new QueryCache(undefined) },
     } as unknown as RouteContext;
     await listRecords(res, ctx);
   } finally {

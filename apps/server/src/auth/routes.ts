@@ -80,6 +80,7 @@ export const authRoutes = [
     summary: 'Sign out: revokes the session and clears the cookie',
     tag: 'Auth',
     access: sessionAccess,
+    changes: true,
     async handler({ session, actor, reply, services }) {
       await services.db.transaction(async (tx) => {
         await revokeSession(tx, session!.idHash);

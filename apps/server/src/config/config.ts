@@ -16,6 +16,8 @@ const envSchema = z.object({
     .or(z.literal('').transform(() => undefined)),
   DATA_DIR: z.string().default('./data'),
   PG_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
+  /** Memory for list pages and totals kept until their tables change; 0 reads everything afresh. */
+  QUERY_CACHE_MB: z.coerce.number().min(0).max(4096).default(64),
   /** Empty counts as unset; a chosen one must meet the password rule like any other. */
   ADMIN_PASSWORD: z
     .string()

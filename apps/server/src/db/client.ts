@@ -12,9 +12,24 @@ export type Database = PgDatabase<PgQueryResultHKT, Schema>;
 export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
 export type Executor = Database | Tx;
 
+/** What a listener on a notification channel is told. */
+export interface ChannelHandlers {
+  /** The payload of one NOTIFY. */
+  message(payload: string): void;
+  /** Listening (again): anything sent before may have been missed. */
+  listening(): void;
+  /** Not listening any more, until `listening` is called again. */
+  lost(): void;
+}
+
 export interface DbHandle {
   db: Database;
   kind: 'pglite' | 'postgres';
+  /**
+   * Listens to a NOTIFY channel on a connection of its own, reconnecting after a loss; resolves
+   * once listening or, if the first attempt failed, once it is retrying.
+   */
+  listen(channel: string, handlers: ChannelHandlers): Promise<{ close(): Promise<void> }>;
   close(): Promise<void>;
 }
 
@@ -41,12 +56,77 @@ export async function openDatabase(opts: DbOptions): Promise<DbHandle> {
     pool.on('error', () => {});
     pool.on('connect', (client) => client.on('error', () => {}));
     const db = drizzlePg(pool, { schema }) as unknown as Database;
-    return { db, kind: 'postgres', close: () => pool.end() };
+    const url = opts.databaseUrl;
+    return { db, kind: 'postgres', listen: (ch, h) => listenOnServer(url, ch, h), close: () => pool.end() };
   }
   const client = await PGlite.create({
     dataDir: opts.dataDir === 'memory://' ? undefined : opts.dataDir,
     extensions: { pg_trgm },
   });
   const db = drizzlePglite(client, { schema }) as unknown as Database;
-  return { db, kind: 'pglite', close: () => client.close() };
+  return {
+    db,
+    kind: 'pglite',
+    async listen(channel, handlers) {
+      // One process owns the embedded database, so this channel never drops.
+      const stop = await client.listen(channel, (payload) => handlers.message(payload));
+      handlers.listening();
+      return {
+        async close() {
+          if (!client.closed) await stop();
+        },
+      };
+    },
+    close: () => client.close(),
+  };
+}
+
+const RELISTEN_MS = 1000;
+
+async function listenOnServer(url: string, channel: string, h: ChannelHandlers) {
+  let closed = false;
+  let current: pg.Client | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const retry = () => {
+    if (!closed) timer = setTimeout(() => void connect(), RELISTEN_MS);
+  };
+  async function connect() {
+    const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+    const drop = () => {
+      if (current !== c) return;
+      current = undefined;
+      h.lost();
+      c.end().catch(() => {});
+      retry();
+    };
+    c.on('notification', (n) => {
+      if (n.channel === channel) h.message(n.payload ?? '');
+    });
+    c.on('error', drop);
+    c.on('end', drop);
+    try {
+      await c.connect();
+      await c.query(`listen ${c.escapeIdentifier(channel)}`);
+    } catch {
+      c.end().catch(() => {});
+      retry();
+      return;
+    }
+    if (closed) {
+      await c.end().catch(() => {});
+      return;
+    }
+    current = c;
+    h.listening();
+  }
+  await connect();
+  return {
+    async close() {
+      closed = true;
+      clearTimeout(timer);
+      const c = current;
+      current = undefined;
+      await c?.end().catch(() => {});
+    },
+  };
 }

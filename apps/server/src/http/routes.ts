@@ -59,6 +59,12 @@ export interface ApiRoute<B extends ZodType = ZodType, Q extends ZodType = ZodTy
   multipart?: boolean;
   /** Bytes, for the few routes whose bodies are bulk data; otherwise the app's limit. */
   bodyLimit?: number;
+  /**
+   * Whether the route writes (by default: POST does, GET does not). A writing route waits, before
+   * it answers, until this instance has seen the changes it committed, so that its client's next
+   * read is not served from what was cached before them.
+   */
+  changes?: boolean;
   /** Returns the envelope's message and data, or nothing when it wrote the reply itself. */
   handler(ctx: RouteContext<z.output<B>, z.output<Q>>): Promise<HandlerResult | undefined>;
 }
@@ -113,7 +119,13 @@ export function registerApiRoutes(app: FastifyInstance, routes: readonly ApiRout
           query: parseWith(route.query, req.query),
           services,
         };
-        const result = await route.handler(ctx);
+        const settles = route.changes ?? route.method === 'POST';
+        let result: HandlerResult | undefined;
+        try {
+          result = await route.handler(ctx);
+        } finally {
+          if (settles) await services.settle();
+        }
         if (!result) return reply;
         return reply.code(200).send({
           statusCode: 200,

@@ -1,17 +1,23 @@
-import { codeRef, lookupPermissions } from '@wfc/contract';
+import { codeRef, lookupPermissions, normaliseListQuery } from '@wfc/contract';
 import { and, count, eq, getTableName, type SQL, sql } from 'drizzle-orm';
-import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { recordAudit } from '../audit/recorder.ts';
 import type { Executor } from '../db/client.ts';
-import { audits } from '../db/schema/index.ts';
 import { badRequest, conflict, notFound } from '../http/envelope.ts';
 import { registerUniqueMessage } from '../http/errors.ts';
 import { type ApiRoute, anyOf, defineRoute, type RouteContext } from '../http/routes.ts';
 import { newCode } from './codes.ts';
-import { countCacheFor } from './count-cache.ts';
-import { isNested, lookupShape, prepareList, tableColumnNames, unpopulated } from './list-query.ts';
-import type { Dependent, ServerResource, Shape, WriteContext } from './server-resource.ts';
+import {
+  escapeLike,
+  isNested,
+  lookupShape,
+  prepareList,
+  shapeColumn,
+  tableColumnNames,
+  unpopulated,
+} from './list-query.ts';
+import type { Dependent, ParentFilter, ServerResource, Shape, WriteContext } from './server-resource.ts';
 
 type Row = Record<string, unknown>;
 
@@ -81,6 +87,12 @@ async function lockedRecord(tx: Executor, res: ServerResource, code: string) {
   return row ? fetchOne(tx, res, code) : undefined;
 }
 
+/** Every table a list of `res` may read: a cached page or total is reused while none changes. */
+export function listTables(res: ServerResource, filter?: ParentFilter): string[] {
+  const tables: PgTable[] = [res.table, ...(res.joins ?? []).map((j) => j.table), ...(res.reads ?? [])];
+  return [...new Set([...tables, ...(filter?.reads ?? [])].map((t) => getTableName(t)))];
+}
+
 /**
  * How many records match. Required references are foreign keys, so their inner joins never drop
  * a row: when the filter names the listed table only, the count reads that table alone.
@@ -91,52 +103,90 @@ async function countTotal(db: Executor, res: ServerResource, where: SQL | undefi
     for (const j of res.joins ?? []) q = j.optional ? q.leftJoin(j.table, j.on) : q.innerJoin(j.table, j.on);
   }
   if (where) q = q.where(where);
-  const { sql: text, params } = q.toSQL();
-  return countCacheFor(db).total(
-    getTableName(res.table),
-    `${text}\u0000${JSON.stringify(params)}`,
-    async () => {
-      const [r] = await q;
-      return Number(r?.n ?? 0);
-    },
-  );
+  const [r] = await q;
+  return Number(r?.n ?? 0);
 }
 
-/** Every write through the engine also writes an audit record: both tables' totals change. */
-async function invalidatingCounts<T>(res: ServerResource, ctx: RouteContext, write: Promise<T>): Promise<T> {
-  const result = await write;
-  countCacheFor(ctx.services.db).invalidate(getTableName(res.table), getTableName(audits));
-  return result;
+/**
+ * The stored values of each `fewValues` column that the keyword matches. A recursive skip scan
+ * of the column's btree index finds its distinct values in one probe each.
+ */
+async function matchingValues(db: Executor, res: ServerResource, keyword: string) {
+  const matching = new Map<string, string[]>();
+  for (const path of res.fewValues ?? []) {
+    const col = shapeColumn(res.shape, path) as PgColumn;
+    const rows = (await db.execute(sql`
+      with recursive v(value) as (
+        select min(${col}) from ${res.table}
+        union all
+        select (select min(${col}) from ${res.table} where ${col} > v.value) from v where v.value is not null
+      )
+      select value from v where value ilike ${`%${escapeLike(keyword)}%`}`)) as unknown as {
+      rows: { value: string }[];
+    };
+    matching.set(
+      path,
+      rows.rows.map((r) => r.value),
+    );
+  }
+  return matching;
 }
 
-/** List, with paging, sort, keyword, an optional parent filter and the lookup view for selectors. */
-export async function listRecords(res: ServerResource, ctx: RouteContext, filter?: SQL) {
+interface ListFilter {
+  where: SQL;
+  /** Names the filter in cache keys: the sub-list and its parent's code. */
+  key: string;
+  sub: ParentFilter;
+}
+
+/**
+ * List, with paging, sort, keyword, an optional parent filter and the lookup view for selectors.
+ * A page is computed once and reused until a table it reads changes (`services.cache`).
+ */
+export async function listRecords(res: ServerResource, ctx: RouteContext, filter?: ListFilter) {
   const fullView = ctx.session!.permissions.has(res.def.permissions.view);
-  // Without VIEW, a form's selector may still read codes and names (DECISIONS.md section 3).
-  const { query, orderBy, keyword, keywordOnTable } = prepareList(res, (ctx.req.query ?? {}) as Row, {
-    lookup: !fullView,
+  const raw = (ctx.req.query ?? {}) as Row;
+  const key = [
+    'list',
+    res.def.key,
+    fullView ? 'full' : 'lookup',
+    filter?.key ?? '',
+    JSON.stringify(normaliseListQuery(raw)),
+  ].join('\u0000');
+  const tables = listTables(res, filter?.sub);
+  const db = ctx.services.db;
+  const cache = ctx.services.cache;
+  const page = await cache.get(key, tables, async () => {
+    const lookup = !fullView;
+    const keywordText = normaliseListQuery(raw).keyword;
+    const matching = keywordText && !lookup ? await matchingValues(db, res, keywordText) : undefined;
+    // Without VIEW, a form's selector may still read codes and names (DECISIONS.md section 3).
+    const { query, orderBy, keyword, keywordOnTable } = prepareList(res, raw, { lookup, matching });
+    const shape = lookup ? lookupShape(res) : query.populate ? res.shape : unpopulated(res.shape);
+    const where = and(filter?.where, keyword);
+    const offset = (query.page - 1) * query.limit;
+    const { records } = await fetchRecords(db, res, {
+      shape,
+      where,
+      orderBy,
+      limit: query.limit,
+      offset,
+      present: fullView,
+    });
+    if (fullView && res.attach) await res.attach(db, records, { populate: query.populate });
+    // A window count would make the page wait for every match to be read and joined; a partial
+    // page tells the total by itself, and only a full or empty one needs counting. Paging through
+    // one filter then counts it once: the total is cached under the filter alone.
+    const countKey = ['count', key.split('\u0000', 4).join('\u0000'), query.keyword].join('\u0000');
+    const total =
+      records.length > 0 && records.length < query.limit
+        ? offset + records.length
+        : records.length === 0 && offset === 0
+          ? 0
+          : await cache.get(countKey, tables, () => countTotal(db, res, where, !keywordOnTable));
+    return { records, total };
   });
-  const shape = !fullView ? lookupShape(res) : query.populate ? res.shape : unpopulated(res.shape);
-  const where = and(filter, keyword);
-  const offset = (query.page - 1) * query.limit;
-  const { records } = await fetchRecords(ctx.services.db, res, {
-    shape,
-    where,
-    orderBy,
-    limit: query.limit,
-    offset,
-    present: fullView,
-  });
-  if (fullView && res.attach) await res.attach(ctx.services.db, records, { populate: query.populate });
-  // A window count would make the page wait for every match to be read and joined; a partial page
-  // tells the total by itself, and only a full or empty one needs counting.
-  const total =
-    records.length > 0 && records.length < query.limit
-      ? offset + records.length
-      : records.length === 0 && offset === 0
-        ? 0
-        : await countTotal(ctx.services.db, res, where, !keywordOnTable);
-  return { message: res.def.messages.listed, data: records, total };
+  return { message: res.def.messages.listed, data: page.records, total: page.total };
 }
 
 async function checkRefs(res: ServerResource, tx: Executor, input: Row) {
@@ -265,6 +315,7 @@ export function resourceRoutes(res: ServerResource): ApiRoute[] {
       tag,
       // An editor loads the record it edits, even without the module's VIEW permission.
       access: anyOf(def.permissions.view, ...(def.permissions.update ? [def.permissions.update] : [])),
+      changes: false,
       body: codeBody(def.code, def.code),
       async handler(ctx) {
         const record = await fetchOne(ctx.services.db, res, ctx.body[def.code] as string);
@@ -281,6 +332,7 @@ export function resourceRoutes(res: ServerResource): ApiRoute[] {
         summary: `List ${def.plural.toLowerCase()} of one ${sub.param.replace(/Code$/, '')}`,
         tag,
         access: anyOf(def.permissions.view, ...lookupPermissions(def.key)),
+        changes: false,
         body: codeBody(sub.param, sub.param),
         async handler(ctx) {
           const parentCode = ctx.body[sub.param] as string;
@@ -290,7 +342,11 @@ export function resourceRoutes(res: ServerResource): ApiRoute[] {
             .where(eq(sub.parent.column, parentCode))
             .limit(1);
           if (!hit) throw notFound(sub.parent.notFound);
-          return listRecords(res, ctx, sub.where(parentCode));
+          return listRecords(res, ctx, {
+            where: sub.where(parentCode),
+            key: `${sub.endpoint}:${parentCode}`,
+            sub,
+          });
         },
       }),
     );
@@ -303,6 +359,7 @@ export function resourceRoutes(res: ServerResource): ApiRoute[] {
         summary: `One ${def.label.toLowerCase()} by ${g.param}`,
         tag,
         access: anyOf(def.permissions.view),
+        changes: false,
         body: codeBody(g.param, g.param),
         async handler(ctx) {
           const { records } = await fetchRecords(ctx.services.db, res, {
@@ -328,7 +385,7 @@ export function resourceRoutes(res: ServerResource): ApiRoute[] {
         access: anyOf(perms.create),
         body: def.createSchema,
         multipart: res.multipart,
-        handler: (ctx) => invalidatingCounts(res, ctx, createRecord(res, ctx as RouteContext<Row>)),
+        handler: (ctx) => createRecord(res, ctx as RouteContext<Row>),
       }),
     );
   }
@@ -342,7 +399,7 @@ export function resourceRoutes(res: ServerResource): ApiRoute[] {
         access: anyOf(perms.update),
         body: def.updateSchema,
         multipart: res.multipart,
-        handler: (ctx) => invalidatingCounts(res, ctx, updateRecord(res, ctx as RouteContext<Row>)),
+        handler: (ctx) => updateRecord(res, ctx as RouteContext<Row>),
       }),
     );
   }
@@ -355,7 +412,7 @@ export function resourceRoutes(res: ServerResource): ApiRoute[] {
         tag,
         access: anyOf(perms.delete),
         body: codeBody(def.code, def.code),
-        handler: (ctx) => invalidatingCounts(res, ctx, deleteRecord(res, ctx as RouteContext<Row>)),
+        handler: (ctx) => deleteRecord(res, ctx as RouteContext<Row>),
       }),
     );
   }

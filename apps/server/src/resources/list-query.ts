@@ -1,5 +1,5 @@
 import { type ListQuery, normaliseListQuery } from '@wfc/contract';
-import { asc, desc, getTableColumns, is, SQL, sql } from 'drizzle-orm';
+import { asc, desc, getTableColumns, inArray, is, SQL, sql } from 'drizzle-orm';
 import { PgColumn } from 'drizzle-orm/pg-core';
 import { ApiError } from '../http/envelope.ts';
 import type { ServerResource, Shape, ShapeValue } from './server-resource.ts';
@@ -72,6 +72,11 @@ function keywordThroughReference(res: ServerResource, path: string, pattern: str
 export interface PrepareOptions {
   defaults?: Partial<ListQuery>;
   /**
+   * For each of the resource's `fewValues` paths, the stored values the keyword matches: the
+   * path's condition becomes an equality on them (and nothing when there are none).
+   */
+  matching?: ReadonlyMap<string, readonly string[]>;
+  /**
    * The selector view (codes and names only): the keyword and the sort reach the name alone, so
    * that nothing the caller may not see can be probed by filtering or ordering on it.
    */
@@ -105,16 +110,18 @@ export function prepareList(
   let keywordOnTable = true;
   if (query.keyword) {
     const pattern = `%${escapeLike(query.keyword)}%`;
-    const parts = searchPaths.map((p) => {
+    const parts = searchPaths.flatMap((p) => {
       const col = shapeColumn(res.shape, p);
       if (!col) throw new Error(`Unknown search path ${p}`);
+      const values = opts.matching?.get(p);
+      if (values) return values.length ? [inArray(col as PgColumn, [...values])] : [];
       if (is(col, PgColumn) && col.table === res.table) return sql`${col} ilike ${pattern}`;
       const through = keywordThroughReference(res, p, pattern);
       if (through) return through;
       keywordOnTable = false;
       return sql`${col} ilike ${pattern}`;
     });
-    keyword = sql`(${sql.join(parts, sql` or `)})`;
+    keyword = parts.length ? sql`(${sql.join(parts, sql` or `)})` : sql`false`;
   }
   return { query, orderBy, keyword, keywordOnTable };
 }

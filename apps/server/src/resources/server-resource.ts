@@ -55,6 +55,8 @@ export interface ParentFilter {
   param: string;
   parent: { column: AnyPgColumn; notFound: string };
   where: (code: string) => SQL;
+  /** Tables the filter reads besides the listed one (a cached page depends on them too). */
+  reads?: PgTable[];
 }
 
 /** Looks one record up by another unique key (GetProfileByUserCode, ...). */
@@ -72,6 +74,18 @@ export interface ServerResource<Input = Record<string, unknown>> {
   updatedAtColumn?: AnyPgColumn;
   shape: Shape;
   joins?: Join[];
+  /**
+   * Tables a list reads besides its own and its joins' (what `attach` reads): a cached page is
+   * reused only while none of them changed.
+   */
+  reads?: PgTable[];
+  /**
+   * Searched columns that hold a handful of distinct values (an audit's action): the keyword is
+   * matched against those values, found by a skip scan of the column's btree index, and the rows
+   * are then selected by equality. A trigram index over such a column lists most rows for every
+   * trigram and makes each search slow.
+   */
+  fewValues?: string[];
   /** Create and update take multipart bodies (a file beside bracket-keyed fields). */
   multipart?: boolean;
   /** Reshapes a fetched record where the response nests deeper than the query can. */

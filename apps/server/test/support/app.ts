@@ -7,7 +7,7 @@ import { type Config, testConfig } from '../../src/config/config.ts';
 import type { DbHandle } from '../../src/db/client.ts';
 import { permissions, rolePermissions, roles, users } from '../../src/db/schema/index.ts';
 import { newCode } from '../../src/resources/codes.ts';
-import { makeServices } from '../../src/services.ts';
+import { makeServices, watchChanges } from '../../src/services.ts';
 import { freshDatabase } from './db.ts';
 
 export const ADMIN_PASSWORD = 'admin-password-1';
@@ -35,6 +35,8 @@ export interface TestApp {
     query?: Record<string, string | number>,
   ): Promise<LightMyRequestResponse>;
   postJson(path: string, body: unknown, cookie?: string): Promise<LightMyRequestResponse>;
+  /** After writing behind the server's back: waits until the server has seen those changes. */
+  settle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -60,9 +62,12 @@ let counter = 0;
 export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
   const handle = await freshDatabase();
   await bootstrap(handle.db, ADMIN_PASSWORD);
-  const app = await buildApp(
-    makeServices(handle.db, testConfig({ WEB_DIST: '/nonexistent/', ...overrides })),
+  const services = makeServices(
+    handle.db,
+    testConfig({ WEB_DIST: '/nonexistent/', ...overrides }),
+    await watchChanges(handle),
   );
+  const app = await buildApp(services);
   await app.ready();
 
   const login = async (username = 'admin', password = ADMIN_PASSWORD) => {
@@ -127,6 +132,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
         payload: JSON.stringify(body),
         headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
       }),
+    settle: () => services.settle(),
     async close() {
       await app.close();
       await handle.close();

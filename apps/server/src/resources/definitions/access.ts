@@ -37,6 +37,7 @@ export const permissions$: ServerResource = {
           permissions.permissionCode,
           sql`(select ${rolePermissions.permissionCode} from ${rolePermissions} where ${rolePermissions.roleCode} = ${code})`,
         ),
+      reads: [rolePermissions],
     },
   ],
 };
@@ -57,6 +58,7 @@ export const audits$: ServerResource = {
     createdAt: audits.createdAt,
   },
   search: ['action', 'collection', 'user.username'],
+  fewValues: ['action', 'collection'],
 };
 
 export const ROLE_MANAGER_PERMISSION = 'UPDATE_ROLE';
@@ -106,6 +108,7 @@ export const roles$: ServerResource = {
     { constraint: 'roles_name_unique', field: 'roleName', message: 'A role with this name already exists' },
   ],
   dependents: [{ column: users.roleCode, one: 'user', many: 'users' }],
+  reads: [rolePermissions, permissions],
   async toRow(input) {
     return { roleName: input.roleName, roleDescription: input.roleDescription };
   },

@@ -1,10 +1,11 @@
+import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/app.ts';
 import { bootstrap } from '../../../src/bootstrap.ts';
 import { testConfig } from '../../../src/config/config.ts';
 import { type DbHandle, openDatabase } from '../../../src/db/client.ts';
-import { makeServices } from '../../../src/services.ts';
+import { makeServices, type Services, watchChanges } from '../../../src/services.ts';
 import { ADMIN_PASSWORD, formEncode } from '../../support/app.ts';
 import { freshDatabase } from '../../support/db.ts';
 
@@ -21,6 +22,7 @@ describe.skipIf(!onPostgres)(
     let second: DbHandle;
     let a: FastifyInstance;
     let b: FastifyInstance;
+    let bServices: Services;
 
     beforeAll(async () => {
       shared = await freshDatabase();
@@ -28,8 +30,9 @@ describe.skipIf(!onPostgres)(
       // A separate pool for the second instance: nothing in memory is shared between the two.
       second = await openDatabase({ dataDir: 'memory://', databaseUrl: shared.url, poolSize: 3 });
       const config = testConfig({ WEB_DIST: '/nonexistent/' });
-      a = await buildApp(makeServices(shared.db, config));
-      b = await buildApp(makeServices(second.db, config));
+      a = await buildApp(makeServices(shared.db, config, await watchChanges(shared)));
+      bServices = makeServices(second.db, config, await watchChanges(second));
+      b = await buildApp(bServices);
     });
     afterAll(async () => {
       await a?.close();
@@ -63,6 +66,25 @@ describe.skipIf(!onPostgres)(
       for (let i = 0; i < 2; i++) expect((await login(b, `wrong-${i}-password`)).statusCode).toBe(401);
       expect((await login(a, ADMIN_PASSWORD)).statusCode).toBe(429);
       expect((await login(b, ADMIN_PASSWORD)).statusCode).toBe(429);
+    });
+
+    it('a list kept by one is read afresh once it has seen a write made through the other', async () => {
+      // The test before left the admin throttled.
+      await shared.db.execute(sql`delete from login_throttle`);
+      const res = await login(a, ADMIN_PASSWORD);
+      const cookie = `sid=${res.cookies.find((c) => c.name === 'sid')!.value}`;
+      const names = async () =>
+        (await get(b, 'GetGenders', cookie)).json().data.map((g: { genderName: string }) => g.genderName);
+      expect(await names()).not.toContain('Made On A');
+      const created = await a.inject({
+        method: 'POST',
+        url: '/api/CreateGender',
+        payload: formEncode({ genderName: 'Made On A' }),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+      });
+      expect(created.statusCode).toBe(200);
+      await bServices.settle();
+      expect(await names()).toContain('Made On A');
     });
   },
 );
