@@ -6,7 +6,8 @@ import { expect } from 'vitest';
 
 export const pathOf = (page: Page) => new URL(page.url()).pathname;
 
-export const toast = (page: Page, text: string) => page.locator('.Toastify__toast', { hasText: text });
+/** The newest toast with this text: an earlier one (a save a few seconds before) may still show. */
+export const toast = (page: Page, text: string) => page.locator('.Toastify__toast', { hasText: text }).last();
 
 export const heading = (page: Page, name: string) =>
   page.getByRole('heading', { level: 1, name, exact: true });
