@@ -53,6 +53,28 @@ export function scoresByRow(scores: readonly ScoreRow[]): Map<string, Map<string
   return byRow;
 }
 
+/** Pure: a row of the grid with every skill column, in column order, with its score or null. */
+export function gridRow(
+  b: Omit<BaseRow, 'total'>,
+  skills: readonly PerformanceSkillColumn[],
+  scoreOf: (skillCode: string) => number | undefined,
+): PerformanceRow {
+  const total: PerformanceTotals = { daily: b.daily, monthly: b.monthly, yearly: b.yearly };
+  return {
+    performanceCode: b.performanceCode,
+    employeeCode: b.employeeCode,
+    employeeId: b.employeeId,
+    employeeName: b.employeeName,
+    date: b.date,
+    skills: skills.map((k) => ({
+      skillCode: k.skillCode,
+      title: k.title,
+      score: scoreOf(k.skillCode) ?? null,
+    })),
+    total,
+  };
+}
+
 /** Pure: every row gets every skill column, in column order, with its score or null. */
 export function assembleRows(
   base: readonly BaseRow[],
@@ -62,20 +84,7 @@ export function assembleRows(
   const byRow = scoresByRow(scores);
   return base.map((b) => {
     const cells = b.performanceCode ? byRow.get(b.performanceCode) : undefined;
-    const total: PerformanceTotals = { daily: b.daily, monthly: b.monthly, yearly: b.yearly };
-    return {
-      performanceCode: b.performanceCode,
-      employeeCode: b.employeeCode,
-      employeeId: b.employeeId,
-      employeeName: b.employeeName,
-      date: b.date,
-      skills: skills.map((k) => ({
-        skillCode: k.skillCode,
-        title: k.title,
-        score: cells?.get(k.skillCode) ?? null,
-      })),
-      total,
-    };
+    return gridRow(b, skills, (skillCode) => cells?.get(skillCode));
   });
 }
 
@@ -96,7 +105,7 @@ export type EmployeeFilter =
   | { kind: 'keyword'; keyword: string }
   | { kind: 'codes'; codes: readonly string[] };
 
-function employeeWhere(filter: EmployeeFilter): SQL {
+export function employeeWhere(filter: EmployeeFilter): SQL {
   if (filter.kind === 'codes') return sql`e.employee_code in (${textSet(filter.codes)})`;
   if (!filter.keyword) return sql`true`;
   const pattern = `%${escapeLike(filter.keyword)}%`;
@@ -112,27 +121,19 @@ export interface DateGridQuery {
   page?: { limit: number; offset: number };
 }
 
-const dir = (d: Direction) => (d === 'asc' ? sql`asc` : sql`desc`);
+export const dir = (d: Direction) => (d === 'asc' ? sql`asc` : sql`desc`);
 
 /**
- * One row per matching employee for one date. The date's own rows are read in one go (the date
- * index) and joined by hash, as are the previous month's rollups; only employees without a row on
- * the date (or without a rollup for the previous month) fall back to an index probe for their
- * latest one, and those probes are gated so they cost nothing for everyone else. A page sorted by
- * any average thus reads about two rows per employee.
+ * The averages of one date for the employees `emp` selects (id, employee_code, employee_id, name,
+ * total), unsorted. The date's own rows are read in one go (the date index) and joined by hash, as
+ * are the previous month's rollups; only employees without a row on the date (or without a rollup
+ * for the previous month) fall back to an index probe for their latest one, and those probes are
+ * gated so they cost nothing for everyone else: about two rows per employee.
  */
-export async function gridRows(db: Executor, q: DateGridQuery): Promise<BaseRow[]> {
-  const d = q.date;
-  const m = monthStart(d);
-  const y = yearStart(d);
-  const pm = previousMonthStart(d);
-  const byPerson = q.sortField === 'name' || q.sortField === 'employeeId';
-  const personColumn = q.sortField === 'employeeId' ? sql`employee_id` : sql`name`;
-  const paging = q.page ? sql`limit ${q.page.limit} offset ${q.page.offset}` : sql``;
-  const employeeOrder = sql`e.${personColumn} ${dir(q.sortValue)}, e.id ${dir(q.sortValue)}`;
-  const outerOrder = byPerson
-    ? sql`${personColumn} ${dir(q.sortValue)}, id ${dir(q.sortValue)}`
-    : sql`${sql.raw(`"${q.sortField}"`)} ${dir(q.sortValue)} nulls last, name asc, id asc`;
+function averagesOf(date: string, emp: SQL): SQL {
+  const m = monthStart(date);
+  const y = yearStart(date);
+  const pm = previousMonthStart(date);
   const monthSum = sql`coalesce(d.month_sum, cur.month_sum, 0)`;
   const monthDays = sql`coalesce(d.month_days, cur.month_days, 0)`;
   // In January the year so far is the month so far.
@@ -150,43 +151,64 @@ export async function gridRows(db: Executor, q: DateGridQuery): Promise<BaseRow[
         ) prev on true`,
       }
     : { sum: sql`0`, days: sql`0`, joins: sql`` };
-  return rowsOf<BaseRow>(
-    db,
-    sql`
-    with emp as (
-      select e.id, e.employee_code, e.employee_id, e.name, count(*) over () as total
-      from employees e
-      where ${employeeWhere(q.filter)}
-      ${byPerson ? sql`order by ${employeeOrder} ${paging}` : sql``}
-    ),
+  return sql`
+    with emp as (${emp}),
     calc as (
       select emp.id, emp.employee_code, emp.employee_id, emp.name, emp.total,
         d.performance_code, d.daily_average,
         ${monthSum} as month_sum, ${monthDays} as month_days,
         ${before.sum} + ${monthSum} as year_sum, ${before.days} + ${monthDays} as year_days
       from emp
-      left join performances d on d.employee_code = emp.employee_code and d.date = ${d}::date
+      left join performances d on d.employee_code = emp.employee_code and d.date = ${date}::date
       left join lateral (
         select p.month_sum, p.month_days from performances p
         where d.employee_code is null and p.employee_code = emp.employee_code
-          and p.date >= ${m}::date and p.date < ${d}::date
+          and p.date >= ${m}::date and p.date < ${date}::date
         order by p.date desc limit 1
       ) cur on true
       ${before.joins}
     )
     select
+      id,
       performance_code as "performanceCode",
       employee_code as "employeeCode",
       employee_id as "employeeId",
       name as "employeeName",
-      ${d}::text as date,
+      ${date}::text as date,
       ${round2(sql`daily_average`)} as daily,
       ${meanOf(sql`month_sum`, sql`month_days`)} as monthly,
       ${meanOf(sql`year_sum`, sql`year_days`)} as yearly,
       total::int as total
-    from calc
-    order by ${outerOrder}
-    ${byPerson ? sql`` : paging}`,
+    from calc`;
+}
+
+/** Every employee's averages on a date, as the materialised grid stores them. */
+export const allAverages = (date: string) =>
+  averagesOf(date, sql`select e.id, e.employee_code, e.employee_id, e.name, 0 as total from employees e`);
+
+/**
+ * One row per matching employee for one date, computed from the rollups. Sorting by name or id
+ * pages the employees first, so only a page's averages are computed; sorting by an average
+ * computes every matching employee's (performance/grid.ts serves those pages from the
+ * materialised grid instead).
+ */
+export async function gridRows(db: Executor, q: DateGridQuery): Promise<BaseRow[]> {
+  const byPerson = q.sortField === 'name' || q.sortField === 'employeeId';
+  const personColumn = q.sortField === 'employeeId' ? sql`employee_id` : sql`name`;
+  const paging = q.page ? sql`limit ${q.page.limit} offset ${q.page.offset}` : sql``;
+  const emp = sql`
+    select e.id, e.employee_code, e.employee_id, e.name, count(*) over () as total
+    from employees e
+    where ${employeeWhere(q.filter)}
+    ${byPerson ? sql`order by e.${personColumn} ${dir(q.sortValue)}, e.id ${dir(q.sortValue)} ${paging}` : sql``}`;
+  const order = byPerson
+    ? sql`${sql.raw(q.sortField === 'employeeId' ? '"employeeId"' : '"employeeName"')} ${dir(q.sortValue)}, id ${dir(q.sortValue)}`
+    : sql`${sql.raw(`"${q.sortField}"`)} ${dir(q.sortValue)} nulls last, "employeeName" asc, id asc`;
+  return rowsOf<BaseRow>(
+    db,
+    sql`select "performanceCode", "employeeCode", "employeeId", "employeeName", date, daily, monthly, yearly, total
+        from (${averagesOf(q.date, emp)}) r
+        order by ${order} ${byPerson ? sql`` : paging}`,
   );
 }
 

@@ -9,7 +9,6 @@ import {
   PERFORMANCE_LIST_DEFAULTS,
   PERFORMANCE_MESSAGES,
   PERFORMANCE_SORT_FIELDS,
-  type PerformanceSkillColumn,
   performanceByCodeSchema,
   performanceDateQuerySchema,
   performancesByDateAndEmployeesSchema,
@@ -21,14 +20,13 @@ import { badRequest, notFound } from '../http/envelope.ts';
 import { type ApiRoute, allOf, anyOf, defineRoute } from '../http/routes.ts';
 import { csvStream } from './csv.ts';
 import { localIsoDate } from './dates.ts';
+import { datePage } from './grid.ts';
 import {
   type BaseRow,
-  countEmployees,
   type DateGridQuery,
   findPerformance,
   gridRows,
   historyRows,
-  listSkills,
   withSkills,
 } from './read.ts';
 import { savePerformances } from './save.ts';
@@ -68,17 +66,11 @@ function gridQuery(raw: Raw, date: string | undefined, paged: boolean): DateGrid
 }
 
 /** Every matching row, unpaged: the report and its CSV. */
-async function reportRows(
-  db: Executor,
-  raw: Raw,
-  date: string | undefined,
-  skills?: PerformanceSkillColumn[],
-) {
-  return withSkills(db, await gridRows(db, gridQuery(raw, date, false)), skills);
-}
+const reportOf = (db: Executor, raw: Raw, date: string | undefined) =>
+  datePage(db, gridQuery(raw, date, false));
 
 async function reportHandler(db: Executor, raw: Raw, date: string | undefined) {
-  const rows = await reportRows(db, raw, date);
+  const { rows } = await reportOf(db, raw, date);
   return { message: PERFORMANCE_MESSAGES.report, data: rows, total: rows.length };
 }
 
@@ -94,10 +86,8 @@ export const performanceRoutes: ApiRoute[] = [
     query: performanceDateQuerySchema,
     async handler(ctx) {
       const db = ctx.services.db;
-      const q = gridQuery(ctx.query, ctx.query.date, true);
-      const base = await gridRows(db, q);
-      const total = base.length ? totalOf(base) : await countEmployees(db, q.filter);
-      return { message: PERFORMANCE_MESSAGES.listed, data: await withSkills(db, base), total };
+      const { rows, total } = await datePage(db, gridQuery(ctx.query, ctx.query.date, true));
+      return { message: PERFORMANCE_MESSAGES.listed, data: rows, total };
     },
   }),
   defineRoute({
@@ -225,10 +215,8 @@ export const performanceRoutes: ApiRoute[] = [
     access: canView,
     query: performanceDateQuerySchema,
     async handler(ctx) {
-      const db = ctx.services.db;
-      // One skill list for the header and the rows, so their columns cannot disagree.
-      const skills = await listSkills(db);
-      const rows = await reportRows(db, ctx.query, ctx.query.date, skills);
+      // The header and the rows come with one skill list, so their columns cannot disagree.
+      const { skills, rows } = await reportOf(ctx.services.db, ctx.query, ctx.query.date);
       await ctx.reply
         .header('Content-Type', 'text/csv; charset=utf-8')
         .header('Content-Disposition', `attachment; filename="${PERFORMANCE_CSV_FILENAME}"`)
