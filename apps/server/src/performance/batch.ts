@@ -98,6 +98,13 @@ export function rowChange(before: Scores, cells: PerformanceRowInput['performanc
   return { upserts, clears, after };
 }
 
+/** Pure: what a row's daily average is made of, the sum and the number of its scores. */
+export function scoreTotals(scores: Scores): { scoreSum: number; scored: number } {
+  let scoreSum = 0;
+  for (const points of scores.values()) scoreSum += points;
+  return { scoreSum, scored: scores.size };
+}
+
 /** An audit view of a row's scores: by skill title, which is what a reader of the log knows. */
 export function scoresByTitle(
   scores: Scores,

@@ -11,7 +11,7 @@ import { jsonParam } from './sql.ts';
  *   performance_months.day_sum / day_count   the same over the whole month
  *   performance_months.year_sum / year_days  running over the months, 1 January..end of month
  * A save touches its rows, the later rows of their months and twelve month rows per employee, in
- * four set-based statements whatever the number of rows saved.
+ * three set-based statements whatever the number of rows saved.
  */
 
 export interface EmployeeDay {
@@ -41,19 +41,33 @@ export function rollupGroups(days: readonly EmployeeDay[]): RollupGroups {
   return { months: [...months.values()], years: [...years.values()] };
 }
 
-/** The mean of a day's scored skills, kept to 30 decimals; null when none is scored. */
-const dayMean = (code: SQL) => sql`(
-  select sum(ps.points)::numeric(36, 30) / nullif(count(ps.points), 0)
-  from performance_scores ps where ps.performance_code = ${code})`;
+/** A changed row and the sum and number of its scored cells after the change. */
+export interface ChangedDay extends EmployeeDay {
+  performanceCode: string;
+  scoreSum: number;
+  scored: number;
+}
 
 /**
  * `monthGroups` selects employee_code, month and from_date. Only rows from from_date on are
  * re-summed, starting from the running values of the row just before it, so appending a day
- * reads one earlier row instead of the whole month.
+ * reads one earlier row instead of the whole month. `days` (code, score_sum, scored), when given,
+ * are the rows whose scores changed: their daily average is set in the same pass, so that each
+ * row is rewritten once. A daily average is the mean of the day's scored skills, kept to 30
+ * decimals (the column's scale, here as in the rebuild), null when none is scored.
  */
-async function refreshMonths(db: Executor, monthGroups: SQL) {
+async function refreshMonths(db: Executor, monthGroups: SQL, days?: SQL) {
+  const daily = days
+    ? sql`case when d.code is null then p.daily_average else d.average end`
+    : sql`p.daily_average`;
   await db.execute(sql`
     with g as (${monthGroups}),
+    d as (${
+      days
+        ? sql`select x.code, (x.score_sum::numeric(36, 30) / nullif(x.scored, 0))::numeric(36, 30) as average
+              from (${days}) x`
+        : sql`select null::text as code, null::numeric(36, 30) as average where false`
+    }),
     base as (
       select g.employee_code, g.month, g.from_date,
         coalesce(b.month_sum, 0) as month_sum, coalesce(b.month_days, 0) as month_days
@@ -64,16 +78,18 @@ async function refreshMonths(db: Executor, monthGroups: SQL) {
       ) b on true
     ),
     r as (
-      select p.id,
-        base.month_sum + coalesce(sum(p.daily_average) over w, 0) as month_sum,
-        base.month_days + count(p.daily_average) over w as month_days
+      select p.id, d.code is not null as changed, ${daily} as daily_average,
+        base.month_sum + coalesce(sum(${daily}) over w, 0) as month_sum,
+        base.month_days + count(${daily}) over w as month_days
       from base join performances p on p.employee_code = base.employee_code
         and p.date >= base.from_date and p.date < (base.month + interval '1 month')::date
+      left join d on d.code = p.performance_code
       window w as (partition by p.employee_code, base.month order by p.date)
     )
-    update performances p set month_sum = r.month_sum, month_days = r.month_days
+    update performances p set daily_average = r.daily_average, month_sum = r.month_sum,
+      month_days = r.month_days, updated_at = case when r.changed then now() else p.updated_at end
     from r
-    where p.id = r.id and (p.month_sum <> r.month_sum or p.month_days <> r.month_days)`);
+    where p.id = r.id and (r.changed or p.month_sum <> r.month_sum or p.month_days <> r.month_days)`);
   // A month's totals are the running values of its last row.
   await db.execute(sql`
     with g as (${monthGroups})
@@ -108,21 +124,15 @@ async function refreshYears(db: Executor, yearGroups: SQL) {
 }
 
 /** After the scores of these rows changed: their daily averages, then the running sums they feed. */
-export async function refreshRollups(
-  db: Executor,
-  changed: readonly (EmployeeDay & { performanceCode: string })[],
-) {
+export async function refreshRollups(db: Executor, changed: readonly ChangedDay[]) {
   if (!changed.length) return;
-  const codes = changed.map((c) => c.performanceCode);
-  await db.execute(sql`
-    update performances p set daily_average = ${dayMean(sql`c.code`)}, updated_at = now()
-    from (select jsonb_array_elements_text(${jsonParam(codes)}) as code) c
-    where p.performance_code = c.code`);
   const { months, years } = rollupGroups(changed);
+  const days = changed.map((c) => ({ code: c.performanceCode, score_sum: c.scoreSum, scored: c.scored }));
   await refreshMonths(
     db,
     sql`select x.employee_code, x.month::date as month, x.from::date as from_date
         from jsonb_to_recordset(${jsonParam(months)}) as x(employee_code text, month text, "from" text)`,
+    sql`select * from jsonb_to_recordset(${jsonParam(days)}) as x(code text, score_sum int, scored int)`,
   );
   await refreshYears(
     db,

@@ -1,13 +1,13 @@
-import type { PerformanceRowInput } from '@wfc/contract';
+import type { PerformanceRowInput, PerformanceSkillColumn } from '@wfc/contract';
 import { sql } from 'drizzle-orm';
 import { type AuditActor, type AuditEntry, recordAudits } from '../audit/recorder.ts';
 import type { Executor } from '../db/client.ts';
 import { badRequest } from '../http/envelope.ts';
 import { newCode } from '../resources/codes.ts';
-import { batchShapeErrors, referenceErrors, rowChange, scoresByTitle } from './batch.ts';
+import { batchShapeErrors, referenceErrors, rowChange, scoresByTitle, scoreTotals } from './batch.ts';
 import { invalidateGrid, staleRanges } from './grid.ts';
 import { listScores, listSkills, scoresByRow } from './read.ts';
-import { refreshRollups } from './rollups.ts';
+import { type ChangedDay, refreshRollups } from './rollups.ts';
 import { jsonParam, rowsOf, textSet } from './sql.ts';
 
 export const PERFORMANCE_COLLECTION = 'performances';
@@ -51,24 +51,123 @@ async function checkReferences(tx: Executor, rows: readonly PerformanceRowInput[
   if (errors.length) throw badRequest('Invalid input', errors);
 }
 
-/** Creates the rows that do not exist yet; answers every row's code and whether it is new. */
+/**
+ * Creates the rows that do not exist yet; answers every row's code and whether it is new. Rows
+ * that exist are only read: rewriting them here would cost a second new version of each, and
+ * the rollup refresh rewrites those that change anyway. The employees are locked, so no other
+ * save can create one of these rows between the insert and the read.
+ */
 function upsertRows(tx: Executor, rows: readonly PerformanceRowInput[]) {
   const values = rows.map((r) => ({ code: newCode('PERF-'), employee_code: r.employeeCode, date: r.date }));
   return rowsOf<SavedRow & { created: boolean }>(
     tx,
-    sql`insert into performances as p (performance_code, employee_code, date)
-        select x.code, x.employee_code, x.date::date
-        from jsonb_to_recordset(${jsonParam(values)}) as x(code text, employee_code text, date text)
-        order by x.employee_code, x.date
-        on conflict (employee_code, date) do update set employee_code = p.employee_code
-        returning p.performance_code as "performanceCode", p.employee_code as "employeeCode",
-          p.date::text as date, (p.xmax = 0) as created`,
+    sql`with x as (
+          select x.code, x.employee_code, x.date::date as date
+          from jsonb_to_recordset(${jsonParam(values)}) as x(code text, employee_code text, date text)
+        ),
+        created as (
+          insert into performances (performance_code, employee_code, date)
+          select code, employee_code, date from x order by employee_code, date
+          on conflict (employee_code, date) do nothing
+          returning performance_code, employee_code, date
+        )
+        select performance_code as "performanceCode", employee_code as "employeeCode", date::text as date,
+          true as created
+        from created
+        union all
+        -- The statement's snapshot predates the insert: these are the rows that existed.
+        select p.performance_code, p.employee_code, p.date::text, false
+        from x join performances p on p.employee_code = x.employee_code and p.date = x.date`,
   );
 }
 
+interface Cell {
+  code: string;
+  skill: string;
+  points: number;
+}
+
 /**
- * Saves a batch in the caller's transaction: every row or none. A few set-based statements
- * whatever the batch size; only rows that really change are rewritten, rolled up and audited.
+ * Rows at a time whose scores are read and then written: one row's cells may lie on as many
+ * pages as it has skills, and a chunk's pages should still be in PostgreSQL's buffers (128 MB by
+ * default) when they are written after being read.
+ */
+const CHUNK_ROWS = 200;
+
+/** Writes what changed in these rows' cells; answers the changed rows and their audit records. */
+async function saveCells(
+  tx: Executor,
+  rows: readonly { row: PerformanceRowInput; saved: SavedRow & { created: boolean } }[],
+  skills: readonly PerformanceSkillColumn[],
+  actor: AuditActor | null,
+) {
+  const before = scoresByRow(
+    await listScores(
+      tx,
+      rows.map((r) => r.saved.performanceCode),
+    ),
+  );
+  const inserts: Cell[] = [];
+  const updates: Cell[] = [];
+  const clears: Omit<Cell, 'points'>[] = [];
+  const changed: ChangedDay[] = [];
+  const audits: AuditEntry[] = [];
+  for (const { row, saved: s } of rows) {
+    const old = before.get(s.performanceCode) ?? new Map<string, number>();
+    const change = rowChange(old, row.performancePerSkill);
+    if (!s.created && !change.upserts.length && !change.clears.length) continue;
+    for (const u of change.upserts)
+      (old.has(u.skillCode) ? updates : inserts).push({
+        code: s.performanceCode,
+        skill: u.skillCode,
+        points: u.points,
+      });
+    for (const c of change.clears) clears.push({ code: s.performanceCode, skill: c });
+    const { performanceCode, employeeCode, date } = s;
+    changed.push({ performanceCode, employeeCode, date, ...scoreTotals(change.after) });
+    const describe = (scores: ReadonlyMap<string, number>) => ({
+      performanceCode,
+      employeeCode,
+      date,
+      scores: scoresByTitle(scores, skills),
+    });
+    audits.push({
+      action: s.created ? 'CREATE' : 'UPDATE',
+      collection: PERFORMANCE_COLLECTION,
+      before: s.created ? undefined : describe(old),
+      after: describe(change.after),
+      actor,
+    });
+  }
+  if (clears.length) {
+    await tx.execute(sql`
+      delete from performance_scores ps
+      using jsonb_to_recordset(${jsonParam(clears)}) as x(code text, skill text)
+      where ps.performance_code = x.code and ps.skill_code = x.skill`);
+  }
+  // Cells known to hold a score are updated in place: an upsert would also lock each row first.
+  if (updates.length) {
+    await tx.execute(sql`
+      update performance_scores ps set points = x.points
+      from jsonb_to_recordset(${jsonParam(updates)}) as x(code text, skill text, points smallint)
+      where ps.performance_code = x.code and ps.skill_code = x.skill`);
+  }
+  // Still an upsert: a bulk loader may have left an unscored cell as a row without points.
+  if (inserts.length) {
+    await tx.execute(sql`
+      insert into performance_scores as ps (performance_code, skill_code, points)
+      select x.code, x.skill, x.points
+      from jsonb_to_recordset(${jsonParam(inserts)}) as x(code text, skill text, points smallint)
+      order by x.code, x.skill
+      on conflict (performance_code, skill_code) do update set points = excluded.points`);
+  }
+  return { changed, audits };
+}
+
+/**
+ * Saves a batch in the caller's transaction: every row or none. Cells are read and written a
+ * chunk of rows at a time, the rollups and audit records in set-based statements for the whole
+ * batch; only rows that really change are rewritten, rolled up and audited.
  */
 export async function savePerformances(
   tx: Executor,
@@ -81,56 +180,18 @@ export async function savePerformances(
 
   const saved = await upsertRows(tx, rows);
   const byKey = new Map(saved.map((s) => [`${s.employeeCode}|${s.date}`, s]));
-  const before = scoresByRow(
-    await listScores(
-      tx,
-      saved.map((s) => s.performanceCode),
-    ),
-  );
   const skills = await listSkills(tx);
-
-  const upserts: { code: string; skill: string; points: number }[] = [];
-  const clears: { code: string; skill: string }[] = [];
-  const changed: SavedRow[] = [];
-  const audits: AuditEntry[] = [];
-  for (const row of rows) {
+  const pairs = rows.map((row) => {
     const s = byKey.get(`${row.employeeCode}|${row.date}`);
     if (!s) throw new Error('A saved row went missing');
-    const old = before.get(s.performanceCode) ?? new Map<string, number>();
-    const change = rowChange(old, row.performancePerSkill);
-    if (!s.created && !change.upserts.length && !change.clears.length) continue;
-    for (const u of change.upserts)
-      upserts.push({ code: s.performanceCode, skill: u.skillCode, points: u.points });
-    for (const c of change.clears) clears.push({ code: s.performanceCode, skill: c });
-    changed.push(s);
-    const describe = (scores: ReadonlyMap<string, number>) => ({
-      performanceCode: s.performanceCode,
-      employeeCode: s.employeeCode,
-      date: s.date,
-      scores: scoresByTitle(scores, skills),
-    });
-    audits.push({
-      action: s.created ? 'CREATE' : 'UPDATE',
-      collection: PERFORMANCE_COLLECTION,
-      before: s.created ? undefined : describe(old),
-      after: describe(change.after),
-      actor,
-    });
-  }
-
-  if (clears.length) {
-    await tx.execute(sql`
-      delete from performance_scores ps
-      using jsonb_to_recordset(${jsonParam(clears)}) as x(code text, skill text)
-      where ps.performance_code = x.code and ps.skill_code = x.skill`);
-  }
-  if (upserts.length) {
-    await tx.execute(sql`
-      insert into performance_scores as ps (performance_code, skill_code, points)
-      select x.code, x.skill, x.points
-      from jsonb_to_recordset(${jsonParam(upserts)}) as x(code text, skill text, points smallint)
-      order by x.code, x.skill
-      on conflict (performance_code, skill_code) do update set points = excluded.points`);
+    return { row, saved: s };
+  });
+  const changed: ChangedDay[] = [];
+  const audits: AuditEntry[] = [];
+  for (let i = 0; i < pairs.length; i += CHUNK_ROWS) {
+    const done = await saveCells(tx, pairs.slice(i, i + CHUNK_ROWS), skills, actor);
+    changed.push(...done.changed);
+    audits.push(...done.audits);
   }
   await refreshRollups(tx, changed);
   await recordAudits(tx, audits);

@@ -5,6 +5,7 @@ import {
   referenceErrors,
   rowChange,
   scoresByTitle,
+  scoreTotals,
 } from '../../../src/performance/batch.ts';
 
 const row = (
@@ -164,5 +165,20 @@ describe('scoresByTitle', () => {
         skills,
       ),
     ).toEqual({ Speed: 4, Teamwork: 0 });
+  });
+});
+
+describe('scoreTotals', () => {
+  it('sums the scores and counts them, zeros included', () => {
+    expect(
+      scoreTotals(
+        new Map([
+          ['S1', 4],
+          ['S2', 0],
+          ['S3', 10],
+        ]),
+      ),
+    ).toEqual({ scoreSum: 14, scored: 3 });
+    expect(scoreTotals(new Map())).toEqual({ scoreSum: 0, scored: 0 });
   });
 });
