@@ -1,16 +1,19 @@
 import type { PerformanceRow, PerformanceSkillColumn } from '@wfc/contract';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { yearStart } from './dates.ts';
 import {
   allAverages,
+  assembleRows,
   countEmployees,
   type DateGridQuery,
+  type DayRow,
   dir,
   employeeWhere,
-  gridRow,
   gridRows,
   listSkills,
+  type ScoreRow,
+  scoresOf,
   withSkills,
 } from './read.ts';
 import { jsonParam, rowsOf } from './sql.ts';
@@ -87,47 +90,33 @@ export interface DatePage {
   total: number;
 }
 
-/** performanceCode, employeeCode, employeeId, employeeName, daily, monthly, yearly, scores by skill code. */
-type DocumentRow = [
-  string | null,
-  string,
-  string,
-  string,
-  number | null,
-  number | null,
-  number | null,
-  Record<string, number> | null,
-];
-
 export interface GridDocument {
   /** Whether the rows were read from a current grid. */
   current: boolean;
   total: number;
   skills: PerformanceSkillColumn[];
-  rows: DocumentRow[];
+  rows: DayRow[];
+  /** performanceCode, skillCode, points of the rows' scored cells; only for a page. */
+  scores?: [string, string, number][];
 }
 
-/** Pure: the rows of a grid document, every skill column in column order. */
-export function documentRows(doc: GridDocument, date: string): PerformanceRow[] {
-  return doc.rows.map(
-    ([performanceCode, employeeCode, employeeId, employeeName, daily, monthly, yearly, scores]) =>
-      gridRow(
-        { performanceCode, employeeCode, employeeId, employeeName, date, daily, monthly, yearly },
-        doc.skills,
-        (skillCode) => scores?.[skillCode],
-      ),
-  );
-}
+/** Pure: a document's scores as listScores answers them. */
+export const documentScores = (doc: GridDocument): ScoreRow[] =>
+  (doc.scores ?? []).map(([performanceCode, skillCode, points]) => ({ performanceCode, skillCode, points }));
 
 /**
- * A date's rows sorted by an average, read from the grid, as one JSON document: a page costs a
- * single round trip, whose price on this kind of machine is mostly the trip itself. The index on
- * (date, average) gives the order, and ties (rare once rounded to two decimals) are put in name
- * order by an incremental sort; names and ids are joined live. The marker is read in the same
- * snapshot as the rows, so `current` says whether these rows were current.
+ * A date's rows sorted by an average, read from the grid as one JSON document: a page, its
+ * scores, the skill columns and the total cost a single round trip, whose price on this kind of
+ * machine is mostly the trip itself. The index on (date, average) gives the order, and ties (rare
+ * once rounded to two decimals) are put in name order by an incremental sort; names and ids are
+ * joined live. The marker is read in the same snapshot as the rows, so `current` says whether
+ * these rows were current. Without a page the scores are left to `scoresOf`, which reads them
+ * over several connections.
  */
 async function readGrid(db: Executor, q: DateGridQuery & { sortField: AverageField }): Promise<GridDocument> {
   const average = sql.raw(q.sortField);
+  const order = (row: SQL, person: SQL) =>
+    sql`${row}.${average} ${dir(q.sortValue)} nulls last, ${person}.name asc, ${person}.id asc`;
   const filter = employeeWhere(q.filter);
   const paging = q.page ? sql`limit ${q.page.limit} offset ${q.page.offset}` : sql``;
   const [doc] = await rowsOf<{ doc: GridDocument }>(
@@ -138,7 +127,7 @@ async function readGrid(db: Executor, q: DateGridQuery & { sortField: AverageFie
       from performance_grid g
       join employees e on e.employee_code = g.employee_code
       where g.date = ${q.date}::date and ${filter}
-      order by g.${average} ${dir(q.sortValue)} nulls last, e.name asc, e.id asc
+      order by ${order(sql`g`, sql`e`)}
       ${paging}
     )
     select json_build_object(
@@ -148,12 +137,19 @@ async function readGrid(db: Executor, q: DateGridQuery & { sortField: AverageFie
         select json_agg(json_build_object('skillCode', k.skill_code, 'title', k.title) order by lower(k.title), k.id)
         from skills k), '[]'),
       'rows', coalesce((
-        select json_agg(json_build_array(p.performance_code, p.employee_code, p.employee_id, p.name,
-            p.daily, p.monthly, p.yearly,
-            (select json_object_agg(ps.skill_code, ps.points) from performance_scores ps
-             where ps.performance_code = p.performance_code and ps.points is not null))
-          order by p.${average} ${dir(q.sortValue)} nulls last, p.name asc, p.id asc)
+        select json_agg(json_build_object('performanceCode', p.performance_code, 'employeeCode', p.employee_code,
+            'employeeId', p.employee_id, 'employeeName', p.name, 'date', ${q.date}::text,
+            'daily', p.daily, 'monthly', p.monthly, 'yearly', p.yearly)
+          order by ${order(sql`p`, sql`p`)})
         from page p), '[]')
+      ${
+        q.page
+          ? sql`, 'scores', coalesce((
+        select json_agg(json_build_array(ps.performance_code, ps.skill_code, ps.points))
+        from page p join performance_scores ps on ps.performance_code = p.performance_code
+        where ps.points is not null), '[]')`
+          : sql``
+      }
     ) as doc`,
   );
   return doc.doc;
@@ -168,7 +164,13 @@ async function gridPage(db: Executor, q: DateGridQuery & { sortField: AverageFie
     // invalidated it since: the answer is then the one just before that write.
     doc = await readGrid(db, q);
   }
-  return { skills: doc.skills, rows: documentRows(doc, q.date), total: doc.total };
+  const scores = q.page
+    ? documentScores(doc)
+    : await scoresOf(
+        db,
+        doc.rows.flatMap((r) => (r.performanceCode ? [r.performanceCode] : [])),
+      );
+  return { skills: doc.skills, rows: assembleRows(doc.rows, doc.skills, scores), total: doc.total };
 }
 
 /** Computed from the rollups: pages the employees first, so only a page's averages are computed. */

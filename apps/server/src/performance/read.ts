@@ -6,7 +6,7 @@ import { monthStart, previousMonthStart, yearStart } from './dates.ts';
 import { meanOf, round2, rowsOf, textSet } from './sql.ts';
 
 /** One row of the grid before its skills are attached. */
-export interface BaseRow {
+export interface DayRow {
   performanceCode: string | null;
   employeeCode: string;
   employeeId: string;
@@ -15,6 +15,10 @@ export interface BaseRow {
   daily: number | null;
   monthly: number | null;
   yearly: number | null;
+}
+
+/** A row with the number of rows its query matched. */
+export interface BaseRow extends DayRow {
   total: number;
 }
 
@@ -42,6 +46,26 @@ export function listScores(db: Executor, performanceCodes: readonly string[]) {
   );
 }
 
+/** Rows whose scores one statement reads; more are split over several statements at once. */
+const ROWS_PER_READ = 500;
+const CONCURRENT_READS = 8;
+
+/**
+ * The scores of many rows, read by up to eight statements at once (on as many connections as
+ * the pool lends; a transaction runs them one after the other). A row's cells may lie on as many
+ * pages as it has skills, and a backend reads the pages of a statement one at a time: when they
+ * are not cached, eight readers fetched a date's 100,000 scores in 0.9 s instead of 8 s here.
+ */
+export async function scoresOf(db: Executor, performanceCodes: readonly string[]): Promise<ScoreRow[]> {
+  const parts = Math.min(CONCURRENT_READS, Math.ceil(performanceCodes.length / ROWS_PER_READ));
+  if (parts <= 1) return listScores(db, performanceCodes);
+  const size = Math.ceil(performanceCodes.length / parts);
+  const reads = Array.from({ length: parts }, (_, i) =>
+    listScores(db, performanceCodes.slice(i * size, (i + 1) * size)),
+  );
+  return (await Promise.all(reads)).flat();
+}
+
 /** Pure: each row's scores by skill. */
 export function scoresByRow(scores: readonly ScoreRow[]): Map<string, Map<string, number>> {
   const byRow = new Map<string, Map<string, number>>();
@@ -53,38 +77,29 @@ export function scoresByRow(scores: readonly ScoreRow[]): Map<string, Map<string
   return byRow;
 }
 
-/** Pure: a row of the grid with every skill column, in column order, with its score or null. */
-export function gridRow(
-  b: Omit<BaseRow, 'total'>,
-  skills: readonly PerformanceSkillColumn[],
-  scoreOf: (skillCode: string) => number | undefined,
-): PerformanceRow {
-  const total: PerformanceTotals = { daily: b.daily, monthly: b.monthly, yearly: b.yearly };
-  return {
-    performanceCode: b.performanceCode,
-    employeeCode: b.employeeCode,
-    employeeId: b.employeeId,
-    employeeName: b.employeeName,
-    date: b.date,
-    skills: skills.map((k) => ({
-      skillCode: k.skillCode,
-      title: k.title,
-      score: scoreOf(k.skillCode) ?? null,
-    })),
-    total,
-  };
-}
-
 /** Pure: every row gets every skill column, in column order, with its score or null. */
 export function assembleRows(
-  base: readonly BaseRow[],
+  base: readonly DayRow[],
   skills: readonly PerformanceSkillColumn[],
   scores: readonly ScoreRow[],
 ): PerformanceRow[] {
   const byRow = scoresByRow(scores);
   return base.map((b) => {
     const cells = b.performanceCode ? byRow.get(b.performanceCode) : undefined;
-    return gridRow(b, skills, (skillCode) => cells?.get(skillCode));
+    const total: PerformanceTotals = { daily: b.daily, monthly: b.monthly, yearly: b.yearly };
+    return {
+      performanceCode: b.performanceCode,
+      employeeCode: b.employeeCode,
+      employeeId: b.employeeId,
+      employeeName: b.employeeName,
+      date: b.date,
+      skills: skills.map((k) => ({
+        skillCode: k.skillCode,
+        title: k.title,
+        score: cells?.get(k.skillCode) ?? null,
+      })),
+      total,
+    };
   });
 }
 
@@ -95,7 +110,7 @@ export async function withSkills(
 ): Promise<PerformanceRow[]> {
   const codes = base.flatMap((b) => (b.performanceCode ? [b.performanceCode] : []));
   const columns = skills ?? (await listSkills(db));
-  return assembleRows(base, columns, await listScores(db, codes));
+  return assembleRows(base, columns, await scoresOf(db, codes));
 }
 
 export type Direction = 'asc' | 'desc';

@@ -2,6 +2,7 @@ import type { PerformanceRow } from '@wfc/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { departments, employees, skills } from '../../../src/db/schema/index.ts';
+import { assembleRows, gridRows, listScores, listSkills } from '../../../src/performance/read.ts';
 import { rebuildPerformanceRollups } from '../../../src/performance/rollups.ts';
 import { rowsOf } from '../../../src/performance/sql.ts';
 import { newCode } from '../../../src/resources/codes.ts';
@@ -84,6 +85,19 @@ describe('a whole company at once', () => {
     const exportMs = performance.now() - started;
     expect(csv.statusCode).toBe(200);
     expect(csv.body.split('\r\n').filter(Boolean)).toHaveLength(EMPLOYEES + 1);
+
+    // The report reads its scores over several connections; one statement reads the same.
+    const report = (await t.get('GetPerformanceReport', admin, { date: DAY })).json()
+      .data as PerformanceRow[];
+    const db = t.handle.db;
+    const base = await gridRows(db, {
+      date: DAY,
+      filter: { kind: 'keyword', keyword: '' },
+      sortField: 'name',
+      sortValue: 'asc',
+    });
+    const codes = base.flatMap((b) => (b.performanceCode ? [b.performanceCode] : []));
+    expect(report).toEqual(assembleRows(base, await listSkills(db), await listScores(db, codes)));
 
     // Saving the same values again changes nothing, so nothing is rewritten or audited.
     started = performance.now();

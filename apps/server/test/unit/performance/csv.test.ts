@@ -1,6 +1,6 @@
 import type { PerformanceRow } from '@wfc/contract';
 import { describe, expect, it } from 'vitest';
-import { csvHeader, csvRecord, csvStream, inertText } from '../../../src/performance/csv.ts';
+import { csvHeader, csvLine, csvRecord, csvStream, inertText } from '../../../src/performance/csv.ts';
 
 const skills = [
   { skillCode: 'S1', title: 'Accuracy' },
@@ -59,5 +59,27 @@ describe('csvStream', () => {
     let text = '';
     for await (const chunk of csvStream(skills, [])) text += String(chunk);
     expect(text.split('\r\n')).toHaveLength(2);
+  });
+});
+
+describe('csvLine', () => {
+  it('quotes every field, doubles quotes and keeps commas and line breaks inside the quotes', () => {
+    expect(csvLine(['a', '', 'say "hi"', 'x,y', 'two\r\nlines'])).toBe(
+      '"a","","say ""hi""","x,y","two\r\nlines"\r\n',
+    );
+  });
+});
+
+describe('csvStream in chunks', () => {
+  it('writes every row once, in order, however many chunks it takes', async () => {
+    const many = Array.from({ length: 3000 }, (_, i) => ({ ...row, employeeId: `E-${i}` }));
+    const chunks: string[] = [];
+    for await (const chunk of csvStream(skills, many)) chunks.push(String(chunk));
+    expect(chunks.length).toBeGreaterThan(1);
+    const lines = chunks.join('').split('\r\n');
+    expect(lines).toHaveLength(3002);
+    expect(lines[1]).toBe('"E-0","Zoë Ångström","0","","7.50","6.33",""');
+    expect(lines[3000]).toBe('"E-2999","Zoë Ångström","0","","7.50","6.33",""');
+    expect(lines[3001]).toBe('');
   });
 });

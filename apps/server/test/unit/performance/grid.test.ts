@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { documentRows, type GridDocument, staleRanges } from '../../../src/performance/grid.ts';
+import { documentScores, type GridDocument, staleRanges } from '../../../src/performance/grid.ts';
 
 describe('staleRanges', () => {
   it('runs from the earliest changed day of each year to its 31 December', () => {
@@ -22,45 +22,22 @@ describe('staleRanges', () => {
   });
 });
 
-describe('documentRows', () => {
-  it('gives every row every skill column in order, scores where scored, null elsewhere', () => {
+describe('documentScores', () => {
+  it('reads the triples of a grid document as score rows, and none when it has none', () => {
     const doc: GridDocument = {
       current: true,
-      total: 7,
-      skills: [
-        { skillCode: 'S-B', title: 'Accuracy' },
-        { skillCode: 'S-A', title: 'Speed' },
-      ],
-      rows: [
-        ['P1', 'E1', 'e1', 'Ann', 7.5, 6, 6.25, { 'S-A': 0, 'S-X': 9 }],
-        [null, 'E2', 'e2', 'Bob', null, null, 3, null],
+      total: 2,
+      skills: [{ skillCode: 'S-A', title: 'Speed' }],
+      rows: [],
+      scores: [
+        ['P1', 'S-A', 0],
+        ['P2', 'S-A', 10],
       ],
     };
-    expect(documentRows(doc, '2024-03-05')).toEqual([
-      {
-        performanceCode: 'P1',
-        employeeCode: 'E1',
-        employeeId: 'e1',
-        employeeName: 'Ann',
-        date: '2024-03-05',
-        skills: [
-          { skillCode: 'S-B', title: 'Accuracy', score: null },
-          { skillCode: 'S-A', title: 'Speed', score: 0 },
-        ],
-        total: { daily: 7.5, monthly: 6, yearly: 6.25 },
-      },
-      {
-        performanceCode: null,
-        employeeCode: 'E2',
-        employeeId: 'e2',
-        employeeName: 'Bob',
-        date: '2024-03-05',
-        skills: [
-          { skillCode: 'S-B', title: 'Accuracy', score: null },
-          { skillCode: 'S-A', title: 'Speed', score: null },
-        ],
-        total: { daily: null, monthly: null, yearly: 3 },
-      },
+    expect(documentScores(doc)).toEqual([
+      { performanceCode: 'P1', skillCode: 'S-A', points: 0 },
+      { performanceCode: 'P2', skillCode: 'S-A', points: 10 },
     ]);
+    expect(documentScores({ ...doc, scores: undefined })).toEqual([]);
   });
 });
