@@ -9,6 +9,7 @@ import {
   type DateGridQuery,
   type DayRow,
   dir,
+  type EmployeeFilter,
   employeeWhere,
   gridRows,
   listSkills,
@@ -93,7 +94,6 @@ export interface DatePage {
 export interface GridDocument {
   /** Whether the rows were read from a current grid. */
   current: boolean;
-  total: number;
   skills: PerformanceSkillColumn[];
   rows: DayRow[];
   /** performanceCode, skillCode, points of the rows' scored cells; only for a page. */
@@ -106,8 +106,8 @@ export const documentScores = (doc: GridDocument): ScoreRow[] =>
 
 /**
  * A date's rows sorted by an average, read from the grid as one JSON document: a page, its
- * scores, the skill columns and the total cost a single round trip, whose price on this kind of
- * machine is mostly the trip itself. The index on (date, average) gives the order, and ties (rare
+ * scores and the skill columns cost a single round trip, whose price on this kind of machine is
+ * mostly the trip itself. The index on (date, average) gives the order, and ties (rare
  * once rounded to two decimals) are put in name order by an incremental sort; names and ids are
  * joined live. The marker is read in the same snapshot as the rows, so `current` says whether
  * these rows were current. Without a page the scores are left to `scoresOf`, which reads them
@@ -132,7 +132,6 @@ async function readGrid(db: Executor, q: DateGridQuery & { sortField: AverageFie
     )
     select json_build_object(
       'current', exists (select 1 from performance_grid_dates where date = ${q.date}::date),
-      'total', (select count(*) from employees e where ${filter}),
       'skills', coalesce((
         select json_agg(json_build_object('skillCode', k.skill_code, 'title', k.title) order by lower(k.title), k.id)
         from skills k), '[]'),
@@ -155,8 +154,15 @@ async function readGrid(db: Executor, q: DateGridQuery & { sortField: AverageFie
   return doc.doc;
 }
 
+/** Counts the employees a filter matches: a caller may keep the answer while `employees` is unchanged. */
+export type EmployeeCounter = (filter: EmployeeFilter) => Promise<number>;
+
 /** Read from the grid, filling it first if it is not current. */
-async function gridPage(db: Executor, q: DateGridQuery & { sortField: AverageField }): Promise<DatePage> {
+async function gridPage(
+  db: Executor,
+  q: DateGridQuery & { sortField: AverageField },
+  count: EmployeeCounter,
+): Promise<DatePage> {
   let doc = await readGrid(db, q);
   if (!doc.current) {
     await ensureGrid(db, q.date);
@@ -170,7 +176,10 @@ async function gridPage(db: Executor, q: DateGridQuery & { sortField: AverageFie
         db,
         doc.rows.flatMap((r) => (r.performanceCode ? [r.performanceCode] : [])),
       );
-  return { skills: doc.skills, rows: assembleRows(doc.rows, doc.skills, scores), total: doc.total };
+  // Counting the matching employees costs as much as the rest of a page: it is asked for apart,
+  // so that it can be kept.
+  const total = q.page ? await count(q.filter) : doc.rows.length;
+  return { skills: doc.skills, rows: assembleRows(doc.rows, doc.skills, scores), total };
 }
 
 /** Computed from the rollups: pages the employees first, so only a page's averages are computed. */
@@ -184,9 +193,13 @@ async function personPage(db: Executor, q: DateGridQuery): Promise<DatePage> {
 }
 
 /** A page (or, without `page`, all) of a date's rows in the asked order: what every grid read uses. */
-export function datePage(db: Executor, q: DateGridQuery): Promise<DatePage> {
+export function datePage(
+  db: Executor,
+  q: DateGridQuery,
+  count: EmployeeCounter = (filter) => countEmployees(db, filter),
+): Promise<DatePage> {
   const { sortField } = q;
-  return isAverage(sortField) ? gridPage(db, { ...q, sortField }) : personPage(db, q);
+  return isAverage(sortField) ? gridPage(db, { ...q, sortField }, count) : personPage(db, q);
 }
 
 export interface StaleRange {

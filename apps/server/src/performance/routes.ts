@@ -20,9 +20,10 @@ import { badRequest, notFound } from '../http/envelope.ts';
 import { type ApiRoute, allOf, anyOf, defineRoute } from '../http/routes.ts';
 import { csvStream } from './csv.ts';
 import { localIsoDate } from './dates.ts';
-import { datePage } from './grid.ts';
+import { datePage, type EmployeeCounter } from './grid.ts';
 import {
   type BaseRow,
+  countEmployees,
   type DateGridQuery,
   findPerformance,
   gridRows,
@@ -76,6 +77,20 @@ async function reportHandler(db: Executor, raw: Raw, date: string | undefined) {
 
 const totalOf = (rows: readonly BaseRow[]) => rows[0]?.total ?? 0;
 
+/**
+ * Every table a page of a date's grid reads, whichever way it is sorted: a page is kept
+ * (`services.cache`) until one of them changes. Reports are not kept: they are large and rare.
+ */
+const PAGE_READS = [
+  'performance_grid',
+  'performance_grid_dates',
+  'performances',
+  'performance_months',
+  'performance_scores',
+  'employees',
+  'skills',
+];
+
 export const performanceRoutes: ApiRoute[] = [
   defineRoute({
     method: 'GET',
@@ -85,8 +100,15 @@ export const performanceRoutes: ApiRoute[] = [
     access: canView,
     query: performanceDateQuerySchema,
     async handler(ctx) {
-      const db = ctx.services.db;
-      const { rows, total } = await datePage(db, gridQuery(ctx.query, ctx.query.date, true));
+      const { cache, db } = ctx.services;
+      const q = gridQuery(ctx.query, ctx.query.date, true);
+      const count: EmployeeCounter = (filter) =>
+        cache.get(`performances-total:${JSON.stringify(filter)}`, ['employees'], () =>
+          countEmployees(db, filter),
+        );
+      const { rows, total } = await cache.get(`performances:${JSON.stringify(q)}`, PAGE_READS, () =>
+        datePage(db, q, count),
+      );
       return { message: PERFORMANCE_MESSAGES.listed, data: rows, total };
     },
   }),
@@ -108,6 +130,7 @@ export const performanceRoutes: ApiRoute[] = [
   defineRoute({
     method: 'POST',
     path: PERFORMANCE_ENDPOINTS.byCode,
+    changes: false,
     summary: 'One saved row with its averages as of its date',
     tag: TAG,
     access: canView,
@@ -129,6 +152,7 @@ export const performanceRoutes: ApiRoute[] = [
   defineRoute({
     method: 'POST',
     path: PERFORMANCE_ENDPOINTS.byDateAndEmployees,
+    changes: false,
     summary: 'The rows of some employees for one date',
     tag: TAG,
     access: canView,
@@ -164,6 +188,7 @@ export const performanceRoutes: ApiRoute[] = [
   defineRoute({
     method: 'POST',
     path: PERFORMANCE_ENDPOINTS.byEmployee,
+    changes: false,
     summary: "One employee's saved dates (paged, sorted by date or an average, keyword over the date)",
     tag: TAG,
     access: canView,
@@ -201,6 +226,8 @@ export const performanceRoutes: ApiRoute[] = [
   defineRoute({
     method: 'POST',
     path: PERFORMANCE_ENDPOINTS.report,
+    // A fill of the grid writes, but changes nothing anyone reads.
+    changes: false,
     summary: 'Every matching row for one date, unpaged',
     tag: TAG,
     access: canView,

@@ -11,6 +11,7 @@ import {
   listSkills,
   withSkills,
 } from '../../../src/performance/read.ts';
+import { rebuildPerformanceRollups } from '../../../src/performance/rollups.ts';
 import { savePerformances } from '../../../src/performance/save.ts';
 import { rowsOf } from '../../../src/performance/sql.ts';
 import { createTestApp, type TestApp } from '../../support/app.ts';
@@ -210,6 +211,23 @@ describe('what moves the averages', () => {
     people.pop();
     await expectGridCorrect(D);
     await expectGridCorrect('2023-06-01');
+  });
+
+  it('scores loaded behind the server, then the rollup rebuild: every date is filled again', async () => {
+    await expectGridCorrect(D, ['']);
+    const [, , , , dee] = people;
+    await t.handle.db.execute(sql`
+      with p as (
+        insert into performances (performance_code, employee_code, date)
+        values ('PERF-LOADEDBEHIND01', ${dee}, '2024-02-20') returning performance_code
+      )
+      insert into performance_scores (performance_code, skill_code, points)
+      select performance_code, ${skill.Speed}, 9 from p`);
+    await rebuildPerformanceRollups(t.handle.db);
+    expect(await markers()).toEqual([]);
+    // The pages kept by this instance go once it has seen the loader's changes.
+    await t.settle();
+    await expectGridCorrect(D);
   });
 
   it('a renamed employee is found and ordered by the new name at once', async () => {

@@ -26,7 +26,6 @@ describe('documentScores', () => {
   it('reads the triples of a grid document as score rows, and none when it has none', () => {
     const doc: GridDocument = {
       current: true,
-      total: 2,
       skills: [{ skillCode: 'S-A', title: 'Speed' }],
       rows: [],
       scores: [
