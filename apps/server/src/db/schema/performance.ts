@@ -21,7 +21,7 @@ import { skills } from './reference.ts';
 const exact = (name: string) => numeric(name, { precision: 36, scale: 30 });
 
 /**
- * One row per employee and date (stored at fillfactor 80, see migration 0002, so the rollup
+ * One row per employee and date (stored at fillfactor 50, see migration 0005, so the rollup
  * updates of a save stay on their page). Kept in step with its scores on every save:
  * `dailyAverage` (null when nothing is scored) and the running sum and count of the daily
  * averages from the 1st of the month up to and including this date, so that any date's monthly
