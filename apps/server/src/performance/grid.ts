@@ -33,7 +33,7 @@ import { jsonParam, rowsOf } from './sql.ts';
  */
 const GRID_LOCK = 727_010;
 
-export type AverageField = 'daily' | 'monthly' | 'yearly';
+type AverageField = 'daily' | 'monthly' | 'yearly';
 
 const isAverage = (field: DateGridQuery['sortField']): field is AverageField =>
   field === 'daily' || field === 'monthly' || field === 'yearly';
