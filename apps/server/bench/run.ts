@@ -224,6 +224,24 @@ try {
     });
     try {
       await benchLists(uncached.url, false);
+      if (only.has('performances')) {
+        const r = await load(
+          `/api/GetPerformances?date=${today}&page=1&limit=30&sortField=yearly&sortValue=desc`,
+          {},
+          uncached.url,
+        );
+        report(
+          {
+            scenario: 'GetPerformances 30 by yearly, uncached',
+            'req/s': r.rps.toFixed(0),
+            'p50 ms': ms(r.p50),
+            'p99 ms': ms(r.p99),
+            errors: String(r.errors),
+            target: 'p99<100',
+          },
+          r.done > 0 && r.p99 < 100 && r.errors === 0,
+        );
+      }
     } finally {
       await uncached.stop();
     }
