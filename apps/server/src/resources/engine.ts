@@ -146,20 +146,20 @@ interface ListFilter {
 export async function listRecords(res: ServerResource, ctx: RouteContext, filter?: ListFilter) {
   const fullView = ctx.session!.permissions.has(res.def.permissions.view);
   const raw = (ctx.req.query ?? {}) as Row;
+  const asked = normaliseListQuery(raw);
   const key = [
     'list',
     res.def.key,
     fullView ? 'full' : 'lookup',
     filter?.key ?? '',
-    JSON.stringify(normaliseListQuery(raw)),
+    JSON.stringify(asked),
   ].join('\u0000');
   const tables = listTables(res, filter?.sub);
   const db = ctx.services.db;
   const cache = ctx.services.cache;
   const page = await cache.get(key, tables, async () => {
     const lookup = !fullView;
-    const keywordText = normaliseListQuery(raw).keyword;
-    const matching = keywordText && !lookup ? await matchingValues(db, res, keywordText) : undefined;
+    const matching = asked.keyword && !lookup ? await matchingValues(db, res, asked.keyword) : undefined;
     // Without VIEW, a form's selector may still read codes and names (DECISIONS.md section 3).
     const { query, orderBy, keyword, keywordOnTable } = prepareList(res, raw, { lookup, matching });
     const shape = lookup ? lookupShape(res) : query.populate ? res.shape : unpopulated(res.shape);
