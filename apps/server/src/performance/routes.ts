@@ -14,8 +14,17 @@ import {
   performancesByDateAndEmployeesSchema,
   performancesByEmployeeSchema,
 } from '@wfc/contract';
-import { sql } from 'drizzle-orm';
+import { getTableName, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
+import {
+  employees,
+  performanceGrid,
+  performanceGridDates,
+  performanceMonths,
+  performanceScores,
+  performances,
+  skills,
+} from '../db/schema/index.ts';
 import { badRequest, notFound } from '../http/envelope.ts';
 import { type ApiRoute, allOf, anyOf, defineRoute } from '../http/routes.ts';
 import { csvStream } from './csv.ts';
@@ -82,14 +91,14 @@ const totalOf = (rows: readonly BaseRow[]) => rows[0]?.total ?? 0;
  * (`services.cache`) until one of them changes. Reports are not kept: they are large and rare.
  */
 const PAGE_READS = [
-  'performance_grid',
-  'performance_grid_dates',
-  'performances',
-  'performance_months',
-  'performance_scores',
-  'employees',
-  'skills',
-];
+  performanceGrid,
+  performanceGridDates,
+  performances,
+  performanceMonths,
+  performanceScores,
+  employees,
+  skills,
+].map((t) => getTableName(t));
 
 export const performanceRoutes: ApiRoute[] = [
   defineRoute({
@@ -103,7 +112,7 @@ export const performanceRoutes: ApiRoute[] = [
       const { cache, db } = ctx.services;
       const q = gridQuery(ctx.query, ctx.query.date, true);
       const count: EmployeeCounter = (filter) =>
-        cache.get(`performances-total:${JSON.stringify(filter)}`, ['employees'], () =>
+        cache.get(`performances-total:${JSON.stringify(filter)}`, [getTableName(employees)], () =>
           countEmployees(db, filter),
         );
       const { rows, total } = await cache.get(`performances:${JSON.stringify(q)}`, PAGE_READS, () =>
@@ -243,12 +252,12 @@ export const performanceRoutes: ApiRoute[] = [
     query: performanceDateQuerySchema,
     async handler(ctx) {
       // The header and the rows come with one skill list, so their columns cannot disagree.
-      const { skills, rows } = await reportOf(ctx.services.db, ctx.query, ctx.query.date);
+      const { skills: columns, rows } = await reportOf(ctx.services.db, ctx.query, ctx.query.date);
       await ctx.reply
         .header('Content-Type', 'text/csv; charset=utf-8')
         .header('Content-Disposition', `attachment; filename="${PERFORMANCE_CSV_FILENAME}"`)
         .header('Cache-Control', 'no-store')
-        .send(csvStream(skills, rows));
+        .send(csvStream(columns, rows));
       return undefined;
     },
   }),

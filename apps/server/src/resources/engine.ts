@@ -88,9 +88,21 @@ async function lockedRecord(tx: Executor, res: ServerResource, code: string) {
 }
 
 /** Every table a list of `res` may read: a cached page or total is reused while none changes. */
-export function listTables(res: ServerResource, filter?: ParentFilter): string[] {
+function listTables(res: ServerResource, filter?: ParentFilter): string[] {
   const tables: PgTable[] = [res.table, ...(res.joins ?? []).map((j) => j.table), ...(res.reads ?? [])];
   return [...new Set([...tables, ...(filter?.reads ?? [])].map((t) => getTableName(t)))];
+}
+
+/** Definitions never change, so each list's tables are worked out once (every request asks). */
+const tablesOfList = new WeakMap<ServerResource | ParentFilter, string[]>();
+function cachedListTables(res: ServerResource, filter?: ParentFilter): string[] {
+  const key = filter ?? res;
+  let tables = tablesOfList.get(key);
+  if (!tables) {
+    tables = listTables(res, filter);
+    tablesOfList.set(key, tables);
+  }
+  return tables;
 }
 
 /**
@@ -154,7 +166,7 @@ export async function listRecords(res: ServerResource, ctx: RouteContext, filter
     filter?.key ?? '',
     JSON.stringify(asked),
   ].join('\u0000');
-  const tables = listTables(res, filter?.sub);
+  const tables = cachedListTables(res, filter?.sub);
   const db = ctx.services.db;
   const cache = ctx.services.cache;
   const page = await cache.get(key, tables, async () => {
