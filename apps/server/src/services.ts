@@ -45,6 +45,7 @@ export function makeServices(db: Database, config: Config, changes?: ChangeWatch
     throttlePolicy: {
       maxPerUser: config.LOGIN_MAX_FAILURES_PER_USER,
       maxPerIp: config.LOGIN_MAX_FAILURES_PER_IP,
+      maxPerAccount: config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
       windowMs: config.LOGIN_THROTTLE_MINUTES * 60_000,
     },
     cache: new QueryCache(

@@ -7,7 +7,7 @@ import { defineRoute, publicAccess, sessionAccess, sessionCookieName } from '../
 import { burnPasswordCheck, verifyPassword } from './passwords.ts';
 import { loadSessionUser } from './session-user.ts';
 import { createSession, revokeSession, sessionCookieOptions } from './sessions.ts';
-import { clearThrottle, recordFailure, throttleKeys, throttleWait } from './throttle.ts';
+import { attemptSucceeded, beginAttempt, throttleKeys } from './throttle.ts';
 
 const loginBody = z.object({
   username: z.string({ error: 'Username is required' }).max(200, 'Username is too long'),
@@ -26,11 +26,11 @@ export const authRoutes = [
     body: loginBody,
     async handler({ body, req, reply, services }) {
       const { db, throttlePolicy, sessionPolicy, config } = services;
-      const keys = throttleKeys(body.username, req.ip);
-      const wait = await throttleWait(db, [keys.user, keys.ip]);
-      if (wait > 0) {
+      // Counted before the password is checked: a burst in flight cannot outrun the count.
+      const attempt = await beginAttempt(db, throttleKeys(body.username, req.ip), throttlePolicy);
+      if (attempt.retryAfter > 0) {
         throw new ApiError(429, 'Too many failed sign-in attempts; try again later', undefined, {
-          'Retry-After': String(wait),
+          'Retry-After': String(attempt.retryAfter),
         });
       }
       const [user] = await db
@@ -41,8 +41,7 @@ export const authRoutes = [
         ? await verifyPassword(user.passwordHash, body.password)
         : await burnPasswordCheck(body.password);
       if (!user || !ok) {
-        await recordFailure(db, keys.user, throttlePolicy.maxPerUser, throttlePolicy.windowMs);
-        await recordFailure(db, keys.ip, throttlePolicy.maxPerIp, throttlePolicy.windowMs);
+        // The attempt stays counted: that is the failure.
         await recordAudit(db, {
           action: 'LOGIN_FAILED',
           collection: 'auth',
@@ -70,7 +69,7 @@ export const authRoutes = [
         });
         return loadSessionUser(tx, user.userCode);
       });
-      await clearThrottle(db, keys.user);
+      await attemptSucceeded(db, attempt, throttlePolicy);
       return { message: 'Logged in successfully', data: sessionUser };
     },
   }),

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { passwordRule } from '@wfc/contract';
 import { z } from 'zod';
 
@@ -5,6 +6,48 @@ const bool = z
   .enum(['true', 'false', '1', '0', ''])
   .optional()
   .transform((v) => v === 'true' || v === '1');
+
+/** Fastify's `trustProxy`: no proxy, a list of proxy addresses and ranges, or a hop count. */
+export type TrustProxy = false | string | ((address: string, hop: number) => boolean);
+
+const PROXY_EXAMPLE = '(e.g. 127.0.0.1 or 10.0.0.0/8)';
+
+function proxyEntryError(entry: string): string | undefined {
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0 || (prefix !== undefined && !/^\d{1,3}$/.test(prefix))) {
+    return `"${entry}" is not an IP address or CIDR range ${PROXY_EXAMPLE}`;
+  }
+  if (prefix === undefined) return undefined;
+  if (Number(prefix) > (family === 4 ? 32 : 128)) return `"${entry}" has too long a prefix`;
+  // A range holding every address would trust any client to say where it is.
+  if (Number(prefix) === 0) return `"${entry}" would trust every client; name the proxies ${PROXY_EXAMPLE}`;
+  return undefined;
+}
+
+/**
+ * A bare number counts hops (1 included); anything else must be addresses or ranges. "true" is
+ * refused: it has meant "every hop" and "private proxies", and both let some client pick its address.
+ */
+export function parseTrustProxy(raw: string | undefined): { trust: TrustProxy } | { error: string } {
+  const s = (raw ?? '').trim().toLowerCase();
+  if (s === '' || s === 'false' || s === '0') return { trust: false };
+  if (s === 'true') {
+    return {
+      error: `TRUST_PROXY=true is ambiguous: set the proxy addresses or ranges ${PROXY_EXAMPLE} or the number of proxy hops`,
+    };
+  }
+  if (/^\d+$/.test(s)) {
+    const hops = Number(s);
+    return { trust: (_address, hop) => hop < hops };
+  }
+  const entries = s.split(',').map((e) => e.trim());
+  for (const entry of entries) {
+    const error = proxyEntryError(entry);
+    if (error) return { error };
+  }
+  return { trust: entries.join(', ') };
+}
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -42,22 +85,23 @@ const envSchema = z.object({
   DEMO_DATA: z.enum(['auto', 'true', 'false']).default('auto'),
   LOGIN_MAX_FAILURES_PER_USER: z.coerce.number().int().positive().default(5),
   LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().positive().default(50),
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().positive().default(20),
   LOGIN_THROTTLE_MINUTES: z.coerce.number().positive().default(15),
   /**
-   * Behind a reverse proxy. 'true' trusts proxies on loopback and private addresses: the client
-   * address is the nearest public one in X-Forwarded-For, so a forged entry further left is never
-   * read. A number trusts that many hops; anything else is a list of proxy addresses or ranges.
-   * Trusting every hop would let any client pick its own address and escape per-address throttling.
+   * Behind a reverse proxy: the proxies' addresses or CIDR ranges, or the number of proxy hops.
+   * Only an address a trusted proxy appended to X-Forwarded-For is believed; trusting whole
+   * private ranges by default would let any client on them name its own address.
    */
   TRUST_PROXY: z
     .string()
     .optional()
-    .transform((v): false | string | ((address: string, hop: number) => boolean) => {
-      const s = (v ?? '').trim().toLowerCase();
-      if (s === '' || s === 'false' || s === '0') return false;
-      if (s === 'true' || s === '1') return 'loopback, linklocal, uniquelocal';
-      if (/^\d+$/.test(s)) return (_address, hop) => hop < Number(s);
-      return s;
+    .transform((v, ctx) => {
+      const parsed = parseTrustProxy(v);
+      if ('error' in parsed) {
+        ctx.addIssue({ code: 'custom', message: parsed.error });
+        return z.NEVER;
+      }
+      return parsed.trust;
     }),
   /** How long SIGTERM waits for in-flight requests before giving up on them. */
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().positive().default(25),

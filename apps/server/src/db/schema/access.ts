@@ -1,4 +1,5 @@
 import {
+  boolean,
   index,
   integer,
   jsonb,
@@ -94,12 +95,22 @@ export const sessions = pgTable(
   (t) => [index('sessions_user').on(t.userCode)],
 );
 
-/** Failed sign-in counters, per username and per address, shared by every server instance. */
+/**
+ * Sign-in attempts per key (account and address, address, account), shared by every server
+ * instance. An attempt is counted before its password is checked, so attempts in flight count.
+ */
 export const loginThrottle = pgTable('login_throttle', {
   key: text('key').primaryKey(),
-  failures: integer('failures').notNull().default(0),
-  windowStart: timestamp('window_start', { withTimezone: true }).notNull().defaultNow(),
+  /** The key's limit as the last attempt's server had it: one statement serves keys of several limits. */
+  maxAttempts: integer('max_attempts').notNull(),
+  /** Failed and in-flight attempts since the key was last quiet for a whole window. */
+  attempts: integer('attempts').notNull().default(0),
+  /** Whether the last attempt found the key blocked; set from the row as it was before that attempt. */
+  refused: boolean('refused').notNull().default(false),
+  lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }).notNull().defaultNow(),
   blockedUntil: timestamp('blocked_until', { withTimezone: true }),
+  /** On an account-and-address key: the last success, which makes the address known for the account. */
+  signedInAt: timestamp('signed_in_at', { withTimezone: true }),
 });
 
 export const audits = pgTable(

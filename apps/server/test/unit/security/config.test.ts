@@ -21,6 +21,8 @@ describe('configuration', () => {
       SESSION_IDLE_MINUTES: 30,
       SESSION_ABSOLUTE_HOURS: 12,
       LOGIN_MAX_FAILURES_PER_USER: 5,
+      LOGIN_MAX_FAILURES_PER_IP: 50,
+      LOGIN_MAX_FAILURES_PER_ACCOUNT: 20,
       LOGIN_THROTTLE_MINUTES: 15,
       TRUST_PROXY: false,
       CORS_ORIGINS: [],
@@ -34,16 +36,51 @@ describe('configuration', () => {
     expect(() => loadConfig({ COOKIE_SECURE: 'yes' })).toThrow(/COOKIE_SECURE/);
   });
 
-  it('trusts only the proxies it is told of, never every hop of X-Forwarded-For', () => {
+  it('trusts only the proxies it is told of: addresses, CIDR ranges or a hop count', () => {
     const trust = (v: string) => loadConfig({ TRUST_PROXY: v }).TRUST_PROXY;
     expect(trust('')).toBe(false);
     expect(trust('false')).toBe(false);
-    expect(trust('true')).toBe('loopback, linklocal, uniquelocal');
+    expect(trust('0')).toBe(false);
     expect(trust('10.0.0.0/8, 192.168.1.4')).toBe('10.0.0.0/8, 192.168.1.4');
-    const twoHops = trust('2');
-    expect(typeof twoHops).toBe('function');
-    if (typeof twoHops === 'function') {
-      expect([0, 1, 2].map((hop) => twoHops('198.51.100.1', hop))).toEqual([true, true, false]);
+    expect(trust(' 127.0.0.1 ')).toBe('127.0.0.1');
+    expect(trust('::1,fd00::/8')).toBe('::1, fd00::/8');
+    // A bare number counts hops, 1 included: it is never read as "true".
+    for (const [value, trusted] of [
+      ['1', [true, false]],
+      ['2', [true, true, false]],
+    ] as const) {
+      const hops = trust(value);
+      expect(typeof hops).toBe('function');
+      if (typeof hops === 'function') {
+        expect(trusted.map((_, hop) => hops('198.51.100.1', hop))).toEqual(trusted);
+      }
+    }
+  });
+
+  it('refuses TRUST_PROXY=true as ambiguous and says what to set instead', () => {
+    for (const value of ['true', 'TRUE', ' true ']) {
+      expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(
+        /Invalid configuration:\n\s+TRUST_PROXY: TRUST_PROXY=true is ambiguous: set the proxy addresses or ranges \(e\.g\. 127\.0\.0\.1 or 10\.0\.0\.0\/8\) or the number of proxy hops/,
+      );
+    }
+  });
+
+  it('refuses proxy entries that are not addresses or ranges, and ranges that trust every client', () => {
+    for (const value of ['proxy.example', '10.0.0.0/33', 'fd00::/129', '10.0.0.1/', '10.0.0.1,,', 'yes']) {
+      expect(() => loadConfig({ TRUST_PROXY: value }), value).toThrow(/TRUST_PROXY/);
+    }
+    expect(() => loadConfig({ TRUST_PROXY: '0.0.0.0/0' })).toThrow(/every client/);
+    expect(() => loadConfig({ TRUST_PROXY: '::/0' })).toThrow(/every client/);
+    expect(() => loadConfig({ TRUST_PROXY: '-1' })).toThrow(/TRUST_PROXY/);
+  });
+
+  it('reads the account-wide sign-in limit, 20 failures by default', () => {
+    expect(loadConfig({}).LOGIN_MAX_FAILURES_PER_ACCOUNT).toBe(20);
+    expect(loadConfig({ LOGIN_MAX_FAILURES_PER_ACCOUNT: '40' }).LOGIN_MAX_FAILURES_PER_ACCOUNT).toBe(40);
+    for (const value of ['0', '-3', '2.5', 'many']) {
+      expect(() => loadConfig({ LOGIN_MAX_FAILURES_PER_ACCOUNT: value }), value).toThrow(
+        /LOGIN_MAX_FAILURES_PER_ACCOUNT/,
+      );
     }
   });
 });
