@@ -74,7 +74,8 @@ describe('a role with limited permissions', () => {
   });
 
   it('may still pick permissions for a new role without VIEW_PERMISSIONS', async () => {
-    const user = await e2e.createUserWith(['VIEW_ROLES', 'CREATE_ROLE']);
+    // Only permissions the user holds can be granted (delegation rules).
+    const user = await e2e.createUserWith(['VIEW_ROLES', 'CREATE_ROLE', 'VIEW_GENDERS']);
     const page = await e2e.newPage();
     await e2e.login(page, user.username, user.password);
     await page.goto('/registry/role/create');

@@ -144,6 +144,26 @@ async function matchingValues(db: Executor, res: ServerResource, keyword: string
   return matching;
 }
 
+/** A flag is on when given with any value but 'false' or '0', as `populate` is read. */
+function flagOn(value: unknown): boolean {
+  if (value === undefined) return false;
+  const first = Array.isArray(value) ? value[0] : value;
+  const s = typeof first === 'string' ? first.trim().toLowerCase() : '';
+  return s !== 'false' && s !== '0';
+}
+
+/**
+ * The flags a list request turned on, their condition for this caller, and what names them in
+ * cache keys: the caller's permissions, since two callers holding different ones see different
+ * pages.
+ */
+function listFlags(res: ServerResource, raw: Row, held: ReadonlySet<string>) {
+  const on = (res.listFlags ?? []).filter((f) => flagOn(raw[f.param]));
+  if (!on.length) return { key: '', where: undefined };
+  const key = `${on.map((f) => f.param).join(',')}:${[...held].sort().join(',')}`;
+  return { key, where: and(...on.map((f) => f.where(held))) };
+}
+
 interface ListFilter {
   where: SQL;
   /** Names the filter in cache keys: the sub-list and its parent's code. */
@@ -159,13 +179,12 @@ export async function listRecords(res: ServerResource, ctx: RouteContext, filter
   const fullView = ctx.session!.permissions.has(res.def.permissions.view);
   const raw = (ctx.req.query ?? {}) as Row;
   const asked = normaliseListQuery(raw);
-  const key = [
-    'list',
-    res.def.key,
-    fullView ? 'full' : 'lookup',
-    filter?.key ?? '',
-    JSON.stringify(asked),
-  ].join('\u0000');
+  const flags = listFlags(res, raw, ctx.session!.permissions);
+  // The flags belong to the filter's part of the key: the total is cached under that part too.
+  const filterKey = flags.key ? `${filter?.key ?? ''}\u0001${flags.key}` : (filter?.key ?? '');
+  const key = ['list', res.def.key, fullView ? 'full' : 'lookup', filterKey, JSON.stringify(asked)].join(
+    '\u0000',
+  );
   const tables = cachedListTables(res, filter?.sub);
   const db = ctx.services.db;
   const cache = ctx.services.cache;
@@ -175,7 +194,7 @@ export async function listRecords(res: ServerResource, ctx: RouteContext, filter
     // Without VIEW, a form's selector may still read codes and names (DECISIONS.md section 3).
     const { query, orderBy, keyword, keywordOnTable } = prepareList(res, raw, { lookup, matching });
     const shape = lookup ? lookupShape(res) : query.populate ? res.shape : unpopulated(res.shape);
-    const where = and(filter?.where, keyword);
+    const where = and(filter?.where, flags.where, keyword);
     const offset = (query.page - 1) * query.limit;
     const { records } = await fetchRecords(db, res, {
       shape,
@@ -229,6 +248,7 @@ function writeContext(ctx: RouteContext, tx: Executor, prepared?: unknown): Writ
     tx,
     services: ctx.services,
     actor: ctx.actor!,
+    permissions: ctx.session!.permissions,
     sessionIdHash: ctx.session!.idHash,
     upload: uploadOf(ctx),
     prepared,
@@ -250,6 +270,7 @@ async function createRecord(res: ServerResource, ctx: RouteContext<Row>) {
   const prepared = await res.prepare?.(ctx.body, uploadOf(ctx), 'create');
   return ctx.services.db.transaction(async (tx) => {
     const wctx = writeContext(ctx, tx, prepared);
+    await res.authorize?.(ctx.body, wctx);
     await checkRefs(res, tx, ctx.body);
     await res.validate?.(ctx.body, wctx);
     const code = newCode(res.def.prefix);
@@ -269,6 +290,7 @@ async function updateRecord(res: ServerResource, ctx: RouteContext<Row>) {
     const before = await lockedRecord(tx, res, code);
     if (!before) throw notFound(res.def.messages.notFound);
     const wctx = writeContext(ctx, tx, prepared);
+    await res.authorize?.(ctx.body, wctx, before);
     await checkRefs(res, tx, ctx.body);
     await res.validate?.(ctx.body, wctx, before);
     const row = res.toRow ? await res.toRow(ctx.body, wctx, before) : await defaultRow(res, ctx.body);
@@ -276,11 +298,12 @@ async function updateRecord(res: ServerResource, ctx: RouteContext<Row>) {
     if (Object.keys(set).length) await tx.update(res.table).set(set).where(eq(res.codeColumn, code));
     await res.afterWrite?.(code, ctx.body, wctx, before);
     const after = await fetchOne(tx, res, code);
+    const notes = res.auditNotes?.(ctx.body);
     await recordAudit(tx, {
       action: 'UPDATE',
       collection: res.def.listSegment,
       before,
-      after,
+      after: notes ? { ...after, ...notes } : after,
       actor: ctx.actor,
     });
     return { message: res.def.messages.updated, data: after };
@@ -292,13 +315,15 @@ async function deleteRecord(res: ServerResource, ctx: RouteContext<Row>) {
   return ctx.services.db.transaction(async (tx) => {
     const before = await lockedRecord(tx, res, code);
     if (!before) throw notFound(res.def.messages.notFound);
+    const wctx = writeContext(ctx, tx);
+    await res.authorize?.(undefined, wctx, before);
     const blockers = await referencesTo(tx, res.dependents ?? [], code);
     if (blockers.length) {
       throw conflict(
         `Cannot delete this ${res.def.label.toLowerCase()}: it is still used by ${blockers.join(', ')}`,
       );
     }
-    await res.beforeDelete?.(before, writeContext(ctx, tx));
+    await res.beforeDelete?.(before, wctx);
     await tx.delete(res.table).where(eq(res.codeColumn, code));
     await recordAudit(tx, { action: 'DELETE', collection: res.def.listSegment, before, actor: ctx.actor });
     return { message: res.def.messages.deleted, data: before };

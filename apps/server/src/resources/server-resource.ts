@@ -44,6 +44,11 @@ export interface WriteContext {
   upload?: UploadedFile;
   services: Services;
   actor: AuditActor;
+  /**
+   * The permission names the actor's role held when the request was authorised: what the actor
+   * may hand on to others (delegation checks).
+   */
+  permissions: ReadonlySet<string>;
   sessionIdHash: string;
   /** What `prepare` returned for this request. */
   prepared?: unknown;
@@ -57,6 +62,16 @@ export interface ParentFilter {
   where: (code: string) => SQL;
   /** Tables the filter reads besides the listed one (a cached page depends on them too). */
   reads?: PgTable[];
+}
+
+/**
+ * A query flag that narrows a list to what the caller may use (`assignable=true`: the roles the
+ * caller may give to a user). Without the flag the list is unchanged.
+ */
+export interface ListFlag {
+  param: string;
+  /** The condition for a caller holding `permissions`; undefined when it leaves nothing out. */
+  where(permissions: ReadonlySet<string>): SQL | undefined;
 }
 
 /** Looks one record up by another unique key (GetProfileByUserCode, ...). */
@@ -97,6 +112,7 @@ export interface ServerResource<Input = Record<string, unknown>> {
   unique?: { constraint: string; field: string; message: string }[];
   subLists?: ParentFilter[];
   getters?: AltGetter[];
+  listFlags?: ListFlag[];
   /**
    * Slow work that needs no database (decoding an upload), done before the transaction opens so
    * that no transaction waits on it. May refuse the request (throw ApiError).
@@ -108,6 +124,17 @@ export interface ServerResource<Input = Record<string, unknown>> {
     ctx: WriteContext,
     existing?: Record<string, unknown>,
   ): Promise<Record<string, unknown>>;
+  /**
+   * Whether the actor may make this change at all (delegation: nobody gives what they do not
+   * hold). Runs first, right after the record is found and locked, so that a refused actor learns
+   * nothing more about the record from later checks. `input` is undefined for a delete.
+   */
+  authorize?(input: Input | undefined, ctx: WriteContext, existing?: Record<string, unknown>): Promise<void>;
+  /**
+   * Facts about an update that the stored record cannot show (a password was reset), added to
+   * the audit's `after` so that they appear in its changes too. Never secrets.
+   */
+  auditNotes?(input: Input): Record<string, unknown> | undefined;
   /** Extra checks beyond the schema and reference checks (throw ApiError). */
   validate?(input: Input, ctx: WriteContext, existing?: Record<string, unknown>): Promise<void>;
   afterWrite?(

@@ -14,6 +14,7 @@ import { useState } from 'react';
 import { type Control, Controller, useForm, useWatch } from 'react-hook-form';
 import { api } from '../api/client';
 import { useCan } from '../auth/auth';
+import { type DelegatedField, delegatedField, useDelegator } from './delegation';
 import {
   dependentsOf,
   type FormMode,
@@ -75,8 +76,10 @@ function EntityForm({ def, mode, code, record, back }: RecordFormProps) {
   const resolver = schema ? bodyResolver<FormValues>(schema, bodyOf) : undefined;
 
   const preset = usePreset();
+  const delegator = useDelegator(mode, code);
+  const [initial] = useState(() => initialValues(fields, record));
   const form = useForm<FormValues>({
-    defaultValues: { ...initialValues(fields, record), ...(mode === 'create' ? pick(preset, fields) : {}) },
+    defaultValues: { ...initial, ...(mode === 'create' ? pick(preset, fields) : {}) },
     resolver,
   });
   const { control, handleSubmit, setError, setValue, formState } = form;
@@ -138,6 +141,7 @@ function EntityForm({ def, mode, code, record, back }: RecordFormProps) {
                 fields={fields}
                 control={control}
                 readOnly={readOnly}
+                delegated={delegatedField(field, delegator, initial[field.name], readOnly)}
                 error={errorAt(formState.errors, field.name)}
                 onParentChange={(name) => {
                   for (const dep of dependentsOf(fields, name)) setValue(dep, null);
@@ -158,11 +162,21 @@ interface FieldInputProps {
   fields: readonly FormFieldDef[];
   control: Control<FormValues>;
   readOnly: boolean;
+  delegated: DelegatedField;
   error?: string;
   onParentChange(name: string): void;
 }
 
-function FieldInput({ def, field, fields, control, readOnly, error, onParentChange }: FieldInputProps) {
+function FieldInput({
+  def,
+  field,
+  fields,
+  control,
+  readOnly,
+  delegated,
+  error,
+  onParentChange,
+}: FieldInputProps) {
   const id = `${def.key}-${field.name}`;
   const parentValue = useWatch({ control, name: field.dependsOn?.field ?? field.name }) as Option | null;
   const [showPassword, setShowPassword] = useState(false);
@@ -187,7 +201,10 @@ function FieldInput({ def, field, fields, control, readOnly, error, onParentChan
               source={source}
               inputId={id}
               label={field.label}
-              disabled={readOnly}
+              disabled={readOnly || delegated.locked}
+              listFlag={delegated.listFlag}
+              help={delegated.help}
+              isOptionDisabled={delegated.isOptionDisabled}
               error={error}
               value={(f.value as Option[] | undefined) ?? []}
               onChange={f.onChange}
@@ -198,7 +215,10 @@ function FieldInput({ def, field, fields, control, readOnly, error, onParentChan
               source={source}
               inputId={id}
               label={field.label}
-              disabled={readOnly}
+              disabled={readOnly || delegated.locked}
+              listFlag={delegated.listFlag}
+              help={delegated.help}
+              isOptionDisabled={delegated.isOptionDisabled}
               parent={parent}
               error={error}
               value={(f.value as Option | null | undefined) ?? null}

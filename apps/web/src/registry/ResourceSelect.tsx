@@ -34,7 +34,13 @@ interface BaseProps {
   label: string;
   disabled?: boolean;
   parent?: SelectParent;
+  /** A list query flag sent with every page (`assignable`: only what the user may give). */
+  listFlag?: string;
   error?: string;
+  /** Shown under the selector while there is no error. */
+  help?: string;
+  /** Options shown but not choosable. */
+  isOptionDisabled?(option: Option): boolean;
   onBlur?(): void;
 }
 
@@ -57,11 +63,19 @@ export function toOption(source: ResourceDef, record: RegistryRecord): Option {
 async function fetchOptionsPage(
   source: ResourceDef,
   parent: SelectParent | undefined,
+  listFlag: string | undefined,
   keyword: string,
   page: number,
 ) {
   const sortField = source.sortFields.includes(source.nameField) ? source.nameField : '_id';
-  const query = { page, limit: SELECTOR_PAGE_SIZE, keyword, sortField, sortValue: 'asc' };
+  const query = {
+    page,
+    limit: SELECTOR_PAGE_SIZE,
+    keyword,
+    sortField,
+    sortValue: 'asc',
+    ...(listFlag ? { [listFlag]: 'true' } : {}),
+  };
   const env = parent
     ? await api.post<RegistryRecord[]>(parent.endpoint, { [parent.param]: parent.value }, query)
     : await api.get<RegistryRecord[]>(source.endpoints.list, query);
@@ -89,7 +103,7 @@ function MenuList(props: MenuListProps<Option, boolean, GroupBase<Option>>) {
  * appended on reaching the bottom, while fewer than the total are loaded.
  */
 export function ResourceSelect(props: Props) {
-  const { source, inputId, label, disabled, parent, error, onBlur } = props;
+  const { source, inputId, label, disabled, parent, listFlag, error, help, isOptionDisabled, onBlur } = props;
   const theme = useTheme();
   const [opened, setOpened] = useState(false);
   const [input, setInput] = useState('');
@@ -106,9 +120,10 @@ export function ResourceSelect(props: Props) {
       source.key,
       parent?.endpoint ?? source.endpoints.list,
       parent?.value ?? '',
+      listFlag ?? '',
       keyword,
     ],
-    queryFn: ({ pageParam }) => fetchOptionsPage(source, parent, keyword, pageParam),
+    queryFn: ({ pageParam }) => fetchOptionsPage(source, parent, listFlag, keyword, pageParam),
     initialPageParam: 1,
     getNextPageParam: (last, pages) => {
       const loaded = pages.reduce((n, p) => n + p.options.length, 0);
@@ -157,6 +172,7 @@ export function ResourceSelect(props: Props) {
   };
 
   const errorId = `${inputId}-message`;
+  const helpId = `${inputId}-help`;
   return (
     <FormControl fullWidth variant="outlined" error={Boolean(message)}>
       <InputLabel
@@ -179,6 +195,7 @@ export function ResourceSelect(props: Props) {
         }}
         onBlur={onBlur}
         options={loaded}
+        isOptionDisabled={isOptionDisabled}
         filterOption={null}
         inputValue={input}
         onInputChange={(value, meta) => {
@@ -206,11 +223,13 @@ export function ResourceSelect(props: Props) {
         aria-invalid={Boolean(message)}
         aria-errormessage={message ? errorId : undefined}
       />
-      {message && (
+      {message ? (
         // Announced when it appears: react-select keeps aria-describedby for its own placeholder.
         <FormHelperText id={errorId} aria-live="polite">
           {message}
         </FormHelperText>
+      ) : (
+        help && <FormHelperText id={helpId}>{help}</FormHelperText>
       )}
     </FormControl>
   );

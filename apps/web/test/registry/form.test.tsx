@@ -205,18 +205,23 @@ describe('shared entity form', { timeout: SCREEN_TEST_TIMEOUT }, () => {
 
   it('creates a role with the permissions picked in the multi-select', async () => {
     const user = userEvent.setup();
-    const api = renderRegistry('/registry/role/create', ['VIEW_ROLES', 'CREATE_ROLE'], {
-      GetPermissions: ok(
-        [
-          { permissionCode: 'PERM-1', permissionName: 'VIEW_AUDITS' },
-          { permissionCode: 'PERM-2', permissionName: 'VIEW_PERMISSIONS' },
-        ],
-        'Permissions fetched successfully',
-        2,
-      ),
-      CreateRole: ok(ROLE, 'Role created successfully'),
-      GetRoles: ok([], 'Roles fetched successfully', 0),
-    });
+    // Only permissions the editor holds can be picked (delegation).
+    const api = renderRegistry(
+      '/registry/role/create',
+      ['VIEW_ROLES', 'CREATE_ROLE', 'VIEW_AUDITS', 'VIEW_PERMISSIONS'],
+      {
+        GetPermissions: ok(
+          [
+            { permissionCode: 'PERM-1', permissionName: 'VIEW_AUDITS' },
+            { permissionCode: 'PERM-2', permissionName: 'VIEW_PERMISSIONS' },
+          ],
+          'Permissions fetched successfully',
+          2,
+        ),
+        CreateRole: ok(ROLE, 'Role created successfully'),
+        GetRoles: ok([], 'Roles fetched successfully', 0),
+      },
+    );
     await user.type(await screen.findByLabelText('Role Name'), 'Auditor');
     await user.click(input('Permissions'));
     await user.click(await screen.findByRole('option', { name: 'VIEW_AUDITS' }));

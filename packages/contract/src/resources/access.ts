@@ -8,6 +8,7 @@ import {
   passwordRule,
   requiredText,
 } from '../fields.ts';
+import { ALL_PERMISSION_NAMES } from '../permissions.ts';
 import { defineResource, TIMESTAMP_COLUMNS } from './define.ts';
 
 export const permissionResource = defineResource({
@@ -63,6 +64,16 @@ export const auditResource = defineResource({
   messages: { viewError: 'Error loading audit logs' },
 });
 
+/**
+ * The Administrator keeps every right: whoever holds the whole catalogue passes every delegation
+ * rule, and may also change their own role (the rule that someone must still manage roles stays).
+ */
+export const holdsEveryPermission = (held: ReadonlySet<string>): boolean =>
+  ALL_PERMISSION_NAMES.every((p) => held.has(p));
+
+/** GetRoles?assignable=true: only the roles whose permissions the caller holds, all of them. */
+export const ASSIGNABLE_FLAG = 'assignable';
+
 const roleFields = {
   roleName: requiredText('Role name', 100),
   roleDescription: optionalText('Role description', 500),
@@ -108,6 +119,7 @@ export const roleResource = defineResource({
       valuePath: 'rolePermissions[].permissionCode',
       labelPath: 'rolePermissions[].permissionName',
       modes: ['create', 'update'],
+      delegation: { heldOnly: 'Permissions you do not hold cannot be added' },
     },
   ],
   subLists: [
@@ -186,6 +198,10 @@ export const userResource = defineResource({
       source: 'role',
       valuePath: 'role.roleCode',
       labelPath: 'role.roleName',
+      delegation: {
+        listFlag: ASSIGNABLE_FLAG,
+        lockedOnSelf: 'You cannot change your own role',
+      },
     },
   ],
 });

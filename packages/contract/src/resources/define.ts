@@ -50,6 +50,24 @@ export interface FormFieldDef {
   help?: string;
   /** Only on some modes (e.g. password is not shown in view mode). */
   modes?: ReadonlyArray<'view' | 'create' | 'update'>;
+  /** Access-management fields: nobody gives what they do not hold (the server enforces it). */
+  delegation?: FieldDelegation;
+}
+
+/** How a form narrows a field to what the signed-in user may give. */
+export interface FieldDelegation {
+  /** The selector's list is asked with this flag on (only the options the user may give). */
+  listFlag?: string;
+  /**
+   * On the signed-in user's own record the field is disabled, with this explanation, unless they
+   * hold every permission.
+   */
+  lockedOnSelf?: string;
+  /**
+   * The options are permissions, labelled by name: those the user does not hold cannot be newly
+   * chosen (the ones the record already has may stay), with this explanation.
+   */
+  heldOnly?: string;
 }
 
 /** A sub-list reachable from a record's view (a role's permissions, a country's states, ...). */

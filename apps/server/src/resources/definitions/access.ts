@@ -1,5 +1,12 @@
-import { auditResource, permissionResource, roleResource, userResource } from '@wfc/contract';
-import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import {
+  ASSIGNABLE_FLAG,
+  auditResource,
+  holdsEveryPermission,
+  permissionResource,
+  roleResource,
+  userResource,
+} from '@wfc/contract';
+import { and, asc, eq, inArray, ne, notInArray, sql } from 'drizzle-orm';
 import { hashPassword } from '../../auth/passwords.ts';
 import { revokeOtherSessions } from '../../auth/sessions.ts';
 import type { Executor } from '../../db/client.ts';
@@ -12,7 +19,7 @@ import {
   roles,
   users,
 } from '../../db/schema/index.ts';
-import { badRequest, conflict } from '../../http/envelope.ts';
+import { ApiError, badRequest, conflict } from '../../http/envelope.ts';
 import type { ServerResource } from '../server-resource.ts';
 
 export const permissions$: ServerResource = {
@@ -90,6 +97,37 @@ export async function assertSomeoneManagesRoles(tx: Executor, exceptUserCode?: s
   }
 }
 
+const forbidden = (message: string) => new ApiError(403, message);
+
+/**
+ * The permission names of a role. The role's row is share-locked until the transaction ends: a
+ * concurrent UpdateRole (which locks it for update) cannot widen the role between this check and
+ * the change that relied on it.
+ */
+async function lockedRoleGrants(tx: Executor, roleCode: string): Promise<string[]> {
+  await tx.select({ one: sql`1` }).from(roles).where(eq(roles.roleCode, roleCode)).for('share');
+  const rows = await tx
+    .select({ name: permissions.permissionName })
+    .from(rolePermissions)
+    .innerJoin(permissions, eq(permissions.permissionCode, rolePermissions.permissionCode))
+    .where(eq(rolePermissions.roleCode, roleCode));
+  return rows.map((r) => r.name);
+}
+
+/** Every permission of the role is held: the role is within the actor's reach. */
+async function withinReach(tx: Executor, roleCode: string, held: ReadonlySet<string>) {
+  return (await lockedRoleGrants(tx, roleCode)).every((name) => held.has(name));
+}
+
+/** Roles none of whose permissions is missing from `held`. */
+const assignableRoles = (held: ReadonlySet<string>) =>
+  sql`not exists (select 1 from ${rolePermissions} join ${permissions}
+    on ${permissions.permissionCode} = ${rolePermissions.permissionCode}
+    where ${rolePermissions.roleCode} = ${roles.roleCode}
+    and ${notInArray(permissions.permissionName, [...held])})`;
+
+const roleCodeOf = (user: Record<string, unknown>) => (user.role as { roleCode: string }).roleCode;
+
 export const roles$: ServerResource = {
   def: roleResource,
   table: roles,
@@ -109,8 +147,33 @@ export const roles$: ServerResource = {
   ],
   dependents: [{ column: users.roleCode, one: 'user', many: 'users' }],
   reads: [rolePermissions, permissions],
+  listFlags: [
+    {
+      param: ASSIGNABLE_FLAG,
+      where: (held) => (holdsEveryPermission(held) ? undefined : assignableRoles(held)),
+    },
+  ],
   async toRow(input) {
     return { roleName: input.roleName, roleDescription: input.roleDescription };
+  },
+  /**
+   * Only permissions the actor holds may be added. Those the role already has stay even when
+   * the actor lacks them (editing its name must not strip them), and removing is always allowed.
+   */
+  async authorize(input, { tx, permissions: held }, existing) {
+    if (!input || holdsEveryPermission(held)) return;
+    const had = new Set(
+      ((existing?.rolePermissions ?? []) as { permissionCode: string }[]).map((p) => p.permissionCode),
+    );
+    const added = [...new Set(input.rolePermissions as string[])].filter((c) => !had.has(c));
+    if (added.length === 0) return;
+    // Unknown codes are left to `validate`, which names them in a 400.
+    const granted = await tx
+      .select({ name: permissions.permissionName })
+      .from(permissions)
+      .where(inArray(permissions.permissionCode, added));
+    if (granted.some((p) => !held.has(p.name)))
+      throw forbidden('You cannot grant permissions you do not hold');
   },
   async validate(input, { tx }) {
     const wanted = [...new Set(input.rolePermissions as string[])];
@@ -185,6 +248,32 @@ export const users$: ServerResource = {
     { column: profiles.userCode, one: 'profile', many: 'profiles' },
     { column: employees.userCode, one: 'employee', many: 'employees' },
   ],
+  /**
+   * A user manager reaches only users whose role it could have given, gives only such roles, and
+   * never changes its own role: otherwise holding UPDATE_USER would be holding every permission.
+   */
+  async authorize(input, { tx, actor, permissions: held }, existing) {
+    if (holdsEveryPermission(held)) return;
+    if (existing) {
+      const current = roleCodeOf(existing);
+      if (input && existing.userCode === actor.userCode && input.roleCode !== current) {
+        throw forbidden('You cannot change your own role');
+      }
+      if (!(await withinReach(tx, current, held))) {
+        throw forbidden(
+          input
+            ? 'You cannot change a user whose role has permissions you do not hold'
+            : 'You cannot delete a user whose role has permissions you do not hold',
+        );
+      }
+      if (!input || input.roleCode === current) return;
+    }
+    if (input && !(await withinReach(tx, String(input.roleCode), held))) {
+      throw forbidden('You cannot assign a role with permissions you do not hold');
+    }
+  },
+  // A reset is worth an audit line of its own; the record itself never shows the password.
+  auditNotes: (input) => (input.password ? { passwordChanged: true } : undefined),
   async toRow(input) {
     const row: Record<string, unknown> = {
       username: input.username,
