@@ -13,7 +13,7 @@ import { registerErrorHandling } from './http/errors.ts';
 import { MULTIPART_LIMITS } from './http/multipart.ts';
 import { buildOpenApi } from './http/openapi.ts';
 import { API_PREFIX, type ApiRoute, registerApiRoutes } from './http/routes.ts';
-import { newNonce, registerSecurity } from './http/security.ts';
+import { API_HEADERS, newNonce, normalisePath, registerSecurity, writeClientError } from './http/security.ts';
 import { performanceRoutes } from './performance/routes.ts';
 import { registryRoutes } from './resources/index.ts';
 import type { Services } from './services.ts';
@@ -30,6 +30,23 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     trustProxy: config.TRUST_PROXY,
     // Socket-level guard against slow clients; request handlers themselves stay bounded by the DB timeouts.
     requestTimeout: 60_000,
+    // Every spelling of a path is routed, checked and logged as one.
+    rewriteUrl: (req) => normalisePath(req.url ?? '/'),
+    // The router's own refusals (an over-long path parameter, a malformed URL) in the envelope.
+    frameworkErrors: (err, _req, reply: FastifyReply) => {
+      const status = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
+      const message = status === 414 ? 'Request URL is too long' : 'Malformed request URL';
+      return reply
+        .code(status)
+        .headers(API_HEADERS)
+        .send({
+          statusCode: status,
+          message,
+          ...(status === 400 ? { errors: [{ field: '_', message }] } : {}),
+        });
+    },
+    // Refusals Node makes before any request exists (headers too large, a broken request line).
+    clientErrorHandler: writeClientError,
     logger: {
       level: config.LOG_LEVEL,
       redact: {
@@ -48,7 +65,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(multipart, { limits: MULTIPART_LIMITS });
   registerBodyParsers(app);
   registerSecurity(app, config);
-  registerErrorHandling(app);
+  registerErrorHandling(app, services);
   app.addHook('onClose', () => services.stop());
 
   const routes = allRoutes();
@@ -78,6 +95,9 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     const indexHtml = readFileSync(indexFile, 'utf8');
     await app.register(fastifyStatic, {
       root: webDist,
+      // The shell carries a nonce placeholder and must never be cached for long: asked for by
+      // name, it is refused here and sent by the not-found handler as for any app path.
+      allowedPath: (path) => !/^\/index\.html(\.(gz|br))?$/.test(path),
       index: false,
       wildcard: false,
       preCompressed: true,

@@ -54,6 +54,29 @@ describe('sign in and out', () => {
   });
 });
 
+describe('content security policy', () => {
+  it('raises no violation while signing in and opening screens', async () => {
+    const page = await e2e.newPage();
+    await page.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+      document.addEventListener('securitypolicyviolation', (e) => {
+        seen.push(`${e.violatedDirective} ${e.blockedURI}`);
+      });
+    });
+    await e2e.login(page);
+    for (const screen of ['/registry/genders', '/registry/role/create', '/performance-snapshot']) {
+      await page.goto(screen);
+      await page.getByRole('heading', { level: 1 }).first().waitFor();
+    }
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    expect(
+      await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations),
+    ).toEqual([]);
+    await page.context().close();
+  });
+});
+
 describe('routes', () => {
   it('sends unknown paths home and /performance to the performance snapshot', async () => {
     const page = await e2e.newPage();

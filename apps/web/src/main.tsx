@@ -1,3 +1,4 @@
+import './app/zodConfig';
 import 'react-toastify/ReactToastify.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';

@@ -56,8 +56,11 @@ export interface ActiveSession {
   permissions: Set<string>;
 }
 
-/** Idle expiry slides, but at most one write a minute per session. */
-const TOUCH_AFTER_MS = 60_000;
+/**
+ * Idle expiry slides, with at most one write a minute per session; never less often than four
+ * times per idle period, or a short idle expiry would end a session that is in use.
+ */
+export const touchAfterMs = (policy: SessionPolicy) => Math.min(60_000, policy.idleMs / 4);
 
 /**
  * The lookup every request makes, built and planned once per database: a prepared statement
@@ -99,7 +102,7 @@ export async function resolveSession(
     await db.delete(sessions).where(eq(sessions.idHash, idHash));
     return undefined;
   }
-  if (now.getTime() - row.lastSeenAt.getTime() > TOUCH_AFTER_MS) {
+  if (now.getTime() - row.lastSeenAt.getTime() > touchAfterMs(policy)) {
     await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.idHash, idHash));
   }
   return {

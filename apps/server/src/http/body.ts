@@ -1,5 +1,5 @@
 import type { FieldError } from '@wfc/contract';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import qs from 'qs';
 import { ApiError } from './envelope.ts';
 
@@ -83,32 +83,201 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 /** NUL, which PostgreSQL text cannot hold, and UTF-16 halves without their partner. */
 const unsafeText = (s: string) => s.includes('\u0000') || LONE_SURROGATE.test(s);
 
+interface Problem {
+  /** Keys from the problem up to the root: built only on the way back from a problem. */
+  path: string[];
+  message: string;
+  /** A bad key has no field of its own to blame: the body as a whole is at fault. */
+  wholeBody?: boolean;
+}
+
+const UNSAFE_TEXT = 'Contains characters that are not allowed';
+
 /**
- * The first problem in a parsed input: text the database would refuse or silently alter, or
- * nesting deeper than any form. Iterative, so a hostile JSON body cannot exhaust the stack.
+ * Recursion is safe here: it never goes deeper than MAX_INPUT_DEPTH, where it refuses. No path is
+ * built unless a problem is found, so the walk costs one visit per node.
  */
-export function findUnsafeInput(value: unknown, root = ''): FieldError | undefined {
-  const stack: { value: unknown; path: string; depth: number }[] = [{ value, path: root, depth: 0 }];
-  while (stack.length) {
-    const { value: v, path, depth } = stack.pop()!;
-    if (typeof v === 'string') {
-      if (unsafeText(v)) return { field: path || '_', message: 'Contains characters that are not allowed' };
-      continue;
+function walk(v: unknown, depth: number): Problem | undefined {
+  if (typeof v === 'string') return unsafeText(v) ? { path: [], message: UNSAFE_TEXT } : undefined;
+  if (v === null || typeof v !== 'object') return undefined;
+  if (depth >= MAX_INPUT_DEPTH) return { path: [], message: 'Nested too deeply' };
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const p = walk(v[i], depth + 1);
+      if (p) {
+        p.path.push(String(i));
+        return p;
+      }
     }
-    if (v === null || typeof v !== 'object') continue;
-    if (depth >= MAX_INPUT_DEPTH) return { field: path || '_', message: 'Nested too deeply' };
-    for (const [k, child] of Object.entries(v)) {
-      const childPath = path ? `${path}.${k}` : k;
-      if (unsafeText(k)) return { field: '_', message: 'Contains characters that are not allowed' };
-      stack.push({ value: child, path: childPath, depth: depth + 1 });
+    return undefined;
+  }
+  for (const k in v) {
+    if (!Object.hasOwn(v, k)) continue;
+    if (unsafeText(k)) return { path: [], message: UNSAFE_TEXT, wholeBody: true };
+    const p = walk((v as Record<string, unknown>)[k], depth + 1);
+    if (p) {
+      p.path.push(k);
+      return p;
     }
   }
   return undefined;
 }
 
+/**
+ * The first problem in a parsed input: text the database would refuse or silently alter, or
+ * nesting deeper than any form.
+ */
+export function findUnsafeInput(value: unknown, root = ''): FieldError | undefined {
+  const problem = walk(value, 0);
+  if (!problem) return undefined;
+  if (problem.wholeBody) return { field: '_', message: problem.message };
+  const path = [...problem.path].reverse();
+  if (root) path.unshift(root);
+  return { field: path.join('.') || '_', message: problem.message };
+}
+
 export function assertSafeInput(value: unknown, root = '') {
   const problem = findUnsafeInput(value, root);
   if (problem) throw new ApiError(400, 'Invalid input', [problem]);
+}
+
+/** Values a JSON body may hold per byte of its route's limit; never fewer than a form's fields. */
+export const maxJsonValues = (bodyLimit: number) => Math.max(MAX_PARAMETERS, Math.floor(bodyLimit / 8));
+
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+const COMMA = 0x2c;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+/** Keys that would reach an object's prototype if any code ever copied them. */
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+/** Up to this many keys an object's duplicates are found by comparison; beyond, by a set. */
+const FEW_KEYS = 16;
+
+const jsonRefusal = (status: number, message: string) =>
+  new ApiError(status, message, status === 400 ? [{ field: '_', message }] : undefined);
+
+/**
+ * One pass over a JSON text before it is parsed, linear in its length: nesting deeper than any
+ * form, more values than its route's limit (413), prototype keys, and duplicate keys, which
+ * JSON.parse would resolve silently in favour of the last while forms keep the first; both are
+ * refused, so no part of the server can read another value than the one validated. A text that
+ * is not JSON at all is left to JSON.parse to refuse.
+ */
+export function checkJsonText(text: string, maxValues: number): void {
+  // Per open container: where its keys start in `keys`, or -1 for an array.
+  const open: number[] = [];
+  const sets: (Set<string> | undefined)[] = [];
+  const keys: string[] = [];
+  let keyCount = 0;
+  // Per open container, the key or index being read: the path of a refusal.
+  const at: (string | number)[] = [];
+  let values = 0;
+  let i = 0;
+  // The next backslash: strings before it need no escape handling.
+  let backslash = text.indexOf('\\');
+  const n = text.length;
+  while (i < n) {
+    const q = text.indexOf('"', i);
+    const end = q === -1 ? n : q;
+    for (let j = i; j < end; j++) {
+      const c = text.charCodeAt(j);
+      if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+        if (open.length >= MAX_INPUT_DEPTH) {
+          throw new ApiError(400, 'Invalid input', [
+            { field: at.slice(0, open.length).join('.') || '_', message: 'Nested too deeply' },
+          ]);
+        }
+        at[open.length] = 0;
+        open.push(c === OPEN_OBJECT ? keyCount : -1);
+        sets.push(undefined);
+        if (++values > maxValues) throw jsonRefusal(413, 'Request body has too many values');
+      } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
+        const start = open.pop();
+        sets.pop();
+        if (start !== undefined && start >= 0) keyCount = start;
+      } else if (c === COMMA) {
+        if (++values > maxValues) throw jsonRefusal(413, 'Request body has too many values');
+        const top = open.length - 1;
+        if (open[top] === -1) at[top] = (at[top] as number) + 1;
+      }
+    }
+    if (q === -1) return;
+    if (backslash !== -1 && backslash < q) backslash = text.indexOf('\\', q);
+    let close = text.indexOf('"', q + 1);
+    if (close === -1) return;
+    const escaped = backslash !== -1 && backslash < close;
+    while (backslash !== -1 && backslash < close) {
+      let b = close - 1;
+      while (text.charCodeAt(b) === BACKSLASH) b--;
+      // An even run of backslashes escapes itself, not the quote.
+      if ((close - 1 - b) % 2 === 0) break;
+      close = text.indexOf('"', close + 1);
+      if (close === -1) return;
+    }
+    let next = close + 1;
+    while (next < n && isSpace(text.charCodeAt(next))) next++;
+    const top = open.length - 1;
+    const start = open[top];
+    if (next < n && text.charCodeAt(next) === COLON && start !== undefined && start >= 0) {
+      let key = text.slice(q + 1, close);
+      if (escaped) {
+        try {
+          key = JSON.parse(`"${key}"`) as string;
+        } catch {
+          return;
+        }
+      }
+      if (PROTOTYPE_KEYS.has(key)) throw jsonRefusal(400, 'Key not allowed');
+      let set = sets[top];
+      if (!set && keyCount - start >= FEW_KEYS) {
+        set = new Set(keys.slice(start, keyCount));
+        sets[top] = set;
+      }
+      let duplicate = false;
+      if (set) duplicate = set.has(key);
+      else for (let k = start; k < keyCount && !duplicate; k++) duplicate = keys[k] === key;
+      if (duplicate) throw jsonRefusal(400, `Duplicate key: ${key.slice(0, 50)}`);
+      set?.add(key);
+      // Slots are reused rather than the array shortened: shrinking and regrowing it costs dearly.
+      keys[keyCount++] = key;
+      at[top] = key;
+      i = next + 1;
+    } else {
+      i = close + 1;
+    }
+  }
+}
+
+/** Escapes that decode to NUL or to half of a surrogate pair: only then do strings need a look. */
+const SUSPICIOUS_ESCAPE = /\\u0000|\\u[dD][89a-fA-F]/;
+const suspicious = (text: string) => text.includes('\u0000') || SUSPICIOUS_ESCAPE.test(text);
+
+/** Bodies already checked for unsafe text while they were parsed. */
+const checkedBodies = new WeakSet<object>();
+
+/** Lets other requests (a health check) run between the steps of parsing a large body. */
+const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
+const LARGE_BODY = 256 * 1024;
+
+export async function parseJsonBody(text: string, maxValues: number): Promise<unknown> {
+  checkJsonText(text, maxValues);
+  if (text.length > LARGE_BODY) await yieldToOthers();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw jsonRefusal(400, 'Malformed JSON body');
+  }
+  if (suspicious(text)) {
+    if (text.length > LARGE_BODY) await yieldToOthers();
+    assertSafeInput(parsed);
+  }
+  if (parsed !== null && typeof parsed === 'object') checkedBodies.add(parsed);
+  return parsed;
 }
 
 export function registerBodyParsers(app: FastifyInstance) {
@@ -125,9 +294,18 @@ export function registerBodyParsers(app: FastifyInstance) {
       }
     },
   );
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string' },
+    (req: FastifyRequest, body: string | Buffer) =>
+      parseJsonBody(String(body), maxJsonValues(req.routeOptions.bodyLimit ?? BODY_LIMIT)),
+  );
   app.addHook('preHandler', async (req) => {
     assertSafeInput(req.params);
     assertSafeInput(req.query);
-    assertSafeInput(req.body);
+    if (!(req.body !== null && typeof req.body === 'object' && checkedBodies.has(req.body))) {
+      assertSafeInput(req.body);
+    }
   });
 }

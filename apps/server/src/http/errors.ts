@@ -1,7 +1,10 @@
 import { DEFAULT_UNEXPECTED_MESSAGE, type FieldError } from '@wfc/contract';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
+import { RefusalLimiter, recordRefusal } from '../audit/refusals.ts';
+import type { Services } from '../services.ts';
 import { ApiError } from './envelope.ts';
+import { API_PREFIX, sessionCookieName } from './routes.ts';
 
 export function zodFieldErrors(err: ZodError): FieldError[] {
   return err.issues.map((i) => ({ field: i.path.map(String).join('.') || '_', message: i.message }));
@@ -96,10 +99,44 @@ export function toApiError(err: unknown): ApiError {
   return new ApiError(500, DEFAULT_UNEXPECTED_MESSAGE);
 }
 
-export function registerErrorHandling(app: FastifyInstance) {
-  app.setErrorHandler((err, req, reply) => {
+/**
+ * Not refusals worth a record of their own: a failed sign-in has its own (LOGIN_FAILED), and the
+ * app asks whether anyone is signed in each time it opens, without a session cookie.
+ */
+const isRoutine = (req: FastifyRequest, cookieName: string) =>
+  req.routeOptions.url === `${API_PREFIX}/login` ||
+  (req.routeOptions.url === `${API_PREFIX}/GetSession` && !req.cookies?.[cookieName]);
+
+async function recordIfRefused(
+  req: FastifyRequest,
+  api: ApiError,
+  services: Services,
+  limiter: RefusalLimiter,
+) {
+  if (api.statusCode !== 401 && api.statusCode !== 403) return;
+  if (isRoutine(req, sessionCookieName(services.config.COOKIE_SECURE))) return;
+  const session = req.session;
+  try {
+    await recordRefusal(services.db, limiter, {
+      status: api.statusCode,
+      reason: api.message,
+      method: req.method,
+      route: (req.routeOptions.url ?? req.url.split('?')[0] ?? '').slice(0, 200),
+      ip: req.ip,
+      actor: session ? { userCode: session.userCode, username: session.username } : null,
+    });
+  } catch (err) {
+    // The refusal stands whether or not it could be recorded.
+    req.log.error({ err }, 'could not record a refused request');
+  }
+}
+
+export function registerErrorHandling(app: FastifyInstance, services: Services) {
+  const limiter = new RefusalLimiter();
+  app.setErrorHandler(async (err, req, reply) => {
     const api = toApiError(err);
     if (api.statusCode >= 500) req.log.error({ err }, 'request failed');
+    await recordIfRefused(req, api, services, limiter);
     if (api.headers) reply.headers(api.headers);
     // DECISIONS.md section 2: a 400 always says which field; '_' when it is the body as a whole.
     const errors =

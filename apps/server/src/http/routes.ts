@@ -85,8 +85,36 @@ function parseWith(schema: ZodType | undefined, value: unknown): unknown {
   return parsed.data;
 }
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by a route's access check, before any body is read: null when not signed in. */
+    session: ActiveSession | null;
+  }
+}
+
+/**
+ * Who may call the route is decided in `onRequest`, before the body is read or parsed: an
+ * anonymous or unauthorised client cannot make the server parse (or even receive) a large body.
+ */
+function accessCheck(route: ApiRoute, services: Services, cookieName: string) {
+  return async (req: FastifyRequest, reply: FastifyReply) => {
+    let session: ActiveSession | null = null;
+    const sid = req.cookies?.[cookieName];
+    if (sid) session = (await resolveSession(services.db, sid, services.sessionPolicy)) ?? null;
+    req.session = session;
+    if (!session && route.access.kind !== 'public') {
+      if (sid) reply.clearCookie(cookieName, sessionCookieOptions(services.config.COOKIE_SECURE));
+      throw new ApiError(401, 'Not signed in');
+    }
+    if (!allows(route.access, session?.permissions ?? null)) {
+      throw new ApiError(403, 'You do not have permission to do this');
+    }
+  };
+}
+
 export function registerApiRoutes(app: FastifyInstance, routes: readonly ApiRoute[], services: Services) {
   const cookieName = sessionCookieName(services.config.COOKIE_SECURE);
+  app.decorateRequest('session', null);
   const seen = new Set<string>();
   for (const route of routes) {
     const key = `${route.method} ${route.path}`;
@@ -97,17 +125,9 @@ export function registerApiRoutes(app: FastifyInstance, routes: readonly ApiRout
       method: route.method,
       url: `${API_PREFIX}/${route.path}`,
       ...(route.bodyLimit ? { bodyLimit: route.bodyLimit } : {}),
+      onRequest: accessCheck(route, services, cookieName),
       handler: async (req, reply) => {
-        let session: ActiveSession | null = null;
-        const sid = req.cookies?.[cookieName];
-        if (sid) session = (await resolveSession(services.db, sid, services.sessionPolicy)) ?? null;
-        if (!session && route.access.kind !== 'public') {
-          if (sid) reply.clearCookie(cookieName, sessionCookieOptions(services.config.COOKIE_SECURE));
-          throw new ApiError(401, 'Not signed in');
-        }
-        if (!allows(route.access, session?.permissions ?? null)) {
-          throw new ApiError(403, 'You do not have permission to do this');
-        }
+        const session = req.session;
         const multipart = route.multipart && req.isMultipart() ? await readMultipart(req) : undefined;
         const ctx: RouteContext = {
           req,

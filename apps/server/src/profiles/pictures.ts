@@ -1,4 +1,5 @@
 import { PROFILE_PICTURE_MAX_PIXELS } from '@wfc/contract';
+import pLimit from 'p-limit';
 import sharp from 'sharp';
 import { ApiError } from '../http/envelope.ts';
 import { API_PREFIX } from '../http/routes.ts';
@@ -28,10 +29,31 @@ export interface ProcessedPicture {
 }
 
 /**
+ * A 40-megapixel picture takes about 160 MB and a core's second to decode: uploads wait their
+ * turn rather than all decode at once, which exhausted memory and starved every other request.
+ */
+export const PICTURE_DECODES_AT_ONCE = 2;
+const decodes = pLimit(PICTURE_DECODES_AT_ONCE);
+
+/** Decodes under way now, and the most there have been at once since the process started. */
+export const pictureDecodes = {
+  get active() {
+    return decodes.activeCount;
+  },
+  peak: 0,
+};
+
+/**
  * The type is decided by the bytes (sharp's decoder), never by the name or the declared type.
  * Re-encoding drops metadata and anything appended to the image (polyglots).
  */
-export async function processPicture(file: UploadedFile): Promise<ProcessedPicture> {
+export const processPicture = (file: UploadedFile): Promise<ProcessedPicture> =>
+  decodes(() => {
+    pictureDecodes.peak = Math.max(pictureDecodes.peak, decodes.activeCount);
+    return decodePicture(file);
+  });
+
+async function decodePicture(file: UploadedFile): Promise<ProcessedPicture> {
   let format: string | undefined;
   let width = 0;
   let height = 0;

@@ -96,6 +96,95 @@ describe('cross-site requests that change state are refused (403)', () => {
   });
 });
 
+/** The same path with one unreserved character of each segment percent-encoded. */
+const encodings = (path: string) => {
+  const hex = (ch: string) => `%${ch.charCodeAt(0).toString(16).padStart(2, '0')}`;
+  const [, api, rest] = /^\/(api)\/(.*)$/.exec(path)!;
+  return [
+    `/${hex(api[0])}${api.slice(1)}/${rest}`,
+    `/${api}/${hex(rest[0]).toUpperCase()}${rest.slice(1)}`,
+    `/${api.split('').map(hex).join('')}/${rest
+      .split('/')
+      .map((seg) => hex(seg[0]) + seg.slice(1))
+      .join('/')}`,
+  ];
+};
+
+describe('percent-encoded spellings of a path are checked like the plain one', () => {
+  it('refuses every state-changing route however its path is spelt, with the API headers, and nothing changes', async () => {
+    const before = await fingerprint(t.handle.db);
+    for (const r of stateChanging) {
+      for (const spelt of encodings(url(r))) {
+        const res = await t.app.inject({
+          method: r.method,
+          url: spelt,
+          ...(r.method === 'POST'
+            ? { payload: formEncode({ genderName: 'Forged', roleName: 'Forged' }) }
+            : {}),
+          headers: {
+            host: HOST,
+            cookie: admin,
+            origin: 'http://evil.example',
+            'sec-fetch-site': 'cross-site',
+            ...(r.method === 'POST' ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+          },
+        });
+        expect(expectEnvelope(res, 403).message, `${r.method} ${spelt}`).toBe('Cross-site request refused');
+        expect(res.headers['cache-control'], spelt).toBe('no-store');
+        expect(res.headers['content-security-policy'], spelt).toContain("default-src 'none'");
+      }
+    }
+    expect(await fingerprint(t.handle.db)).toEqual(before);
+    expect((await t.get('GetSession', admin)).statusCode).toBe(200);
+  });
+
+  it('refuses an encoded cross-site sign-in and sign-out', async () => {
+    const sessionsBefore = await t.handle.db.$count(sessions);
+    const signIn = await t.app.inject({
+      method: 'POST',
+      url: '/%61pi/login',
+      payload: formEncode({ username: 'admin', password: ADMIN_PASSWORD }),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' },
+    });
+    expectEnvelope(signIn, 403);
+    expect(signIn.headers['set-cookie']).toBeUndefined();
+    expect(await t.handle.db.$count(sessions)).toBe(sessionsBefore);
+
+    const cookie = await t.login();
+    for (const spelt of ['/api/%6cogout', '/%61pi/logout', '/api/%6C%6F%67%6F%75%74']) {
+      const signOut = await t.app.inject({
+        method: 'GET',
+        url: spelt,
+        headers: { cookie, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' },
+      });
+      expectEnvelope(signOut, 403);
+    }
+    expect((await t.get('GetSession', cookie)).statusCode).toBe(200);
+  });
+
+  it('serves an encoded spelling from our own origin exactly as the plain path', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/%61pi/Create%47ender',
+      payload: formEncode({ genderName: 'Spelt' }),
+      headers: { host: HOST, cookie: admin, 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expectEnvelope(res, 200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(await t.handle.db.$count(genders, eq(genders.genderName, 'Spelt'))).toBe(1);
+  });
+
+  it('refuses a cross-site write to a path no route serves before reading its body', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/%61pi/NoSuchThing',
+      payload: 'x'.repeat(10),
+      headers: { host: HOST, 'content-type': 'text/plain', origin: 'https://evil.example' },
+    });
+    expectEnvelope(res, 403);
+  });
+});
+
 describe('allow-listed origins (split deployment)', () => {
   let split: FastifyInstance;
   const app = 'https://app.example.com';

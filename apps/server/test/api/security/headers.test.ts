@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -131,5 +132,66 @@ describe('API answers', () => {
     expect(csp.get('object-src')).toEqual(["'none'"]);
     expect(csp.get('base-uri')).toEqual(["'none'"]);
     expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
+  });
+});
+
+describe('the shell asked for by name', () => {
+  it('/index.html is the shell with its nonce filled in, never the raw file with a long cache', async () => {
+    for (const path of ['/index.html', '/index.html?x=1', '/%69ndex.html']) {
+      const res = await web.inject({ method: 'GET', url: path });
+      expect(res.statusCode, path).toBe(200);
+      expect(res.body, path).not.toContain('__CSP_NONCE__');
+      expect(res.headers['cache-control'], path).toBe('no-cache');
+      const nonce = /nonce="([^"]+)"/.exec(res.body)?.[1];
+      expect(directives(res).get('script-src'), path).toContain(`'nonce-${nonce}'`);
+    }
+  });
+});
+
+describe('refusals made before routing are the envelope too', () => {
+  /** A raw HTTP exchange: Node refuses some requests before any framework sees them. */
+  async function rawExchange(app: FastifyInstance, request: string) {
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = app.server.address() as AddressInfo;
+    const text = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => socket.end(request));
+      let out = '';
+      socket.on('data', (c: Buffer) => {
+        out += c.toString();
+      });
+      socket.on('error', reject);
+      socket.on('close', () => resolve(out));
+    });
+    await app.close();
+    const [head = '', body = ''] = text.split('\r\n\r\n');
+    const [status = '', ...lines] = head.split('\r\n');
+    const headers = Object.fromEntries(
+      lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+    );
+    return { status: Number(status.split(' ')[1]), headers, body };
+  }
+
+  it('headers too large: 431 in the envelope with the API headers', async () => {
+    const app = await buildApp(makeServices(t.handle.db, testConfig({ WEB_DIST: '/nonexistent/' })));
+    const res = await rawExchange(
+      app,
+      `GET /api/GetSession HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(40_000)}\r\n\r\n`,
+    );
+    expect(res.status).toBe(431);
+    expect(JSON.parse(res.body)).toEqual({ statusCode: 431, message: 'Request headers are too large' });
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('a path parameter too long: 414 in the envelope', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/ProfilePicture/${'P'.repeat(300)}/thumbnail`,
+      headers: { cookie: admin },
+    });
+    expect(res.statusCode).toBe(414);
+    expect(res.json()).toEqual({ statusCode: 414, message: 'Request URL is too long' });
+    expect(res.headers['cache-control']).toBe('no-store');
   });
 });

@@ -236,6 +236,29 @@ describe('hostile shapes are refused cleanly', () => {
     expect((list.data as unknown[]).length).toBe(1);
   });
 
+  it('duplicate keys in a JSON body are refused, so no part of the server can read the other value', async () => {
+    const before = await t.handle.db.$count(genders);
+    for (const body of [
+      '{"genderName":"First","genderName":"Second"}',
+      '{"genderName":"First","gender\\u004eame":"Second"}',
+      '{"a":{"b":1,"b":2},"genderName":"Nested"}',
+    ]) {
+      const res = expectEnvelope(await raw('POST', '/api/CreateGender', body, JSON_TYPE), 400);
+      expect(res.errors?.[0]?.message, body).toMatch(/^Duplicate key: /);
+    }
+    expect(await t.handle.db.$count(genders)).toBe(before);
+    // The same key in different objects is no duplicate.
+    expectEnvelope(
+      await raw('POST', '/api/CreateGender', '{"genderName":"Apart","x":[{"k":1},{"k":2}]}', JSON_TYPE),
+      200,
+    );
+  });
+
+  it('a JSON body with more values than its size allows: 413 before it is parsed', async () => {
+    const many = `{"genderName":"Many","x":[${'0,'.repeat(200_000)}0]}`;
+    expectEnvelope(await raw('POST', '/api/CreateGender', many, JSON_TYPE), 413);
+  });
+
   it('overlong strings: 400 on the field under the body limit, 413 over it', async () => {
     const long = expectEnvelope(await t.post('CreateGender', { genderName: 'x'.repeat(5000) }, admin), 400);
     expect(long.errors).toEqual([

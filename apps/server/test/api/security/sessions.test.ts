@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/app.ts';
-import { hashSessionId } from '../../../src/auth/sessions.ts';
+import { createSession, hashSessionId, resolveSession } from '../../../src/auth/sessions.ts';
 import { testConfig } from '../../../src/config/config.ts';
 import { permissions, rolePermissions, roles, sessions } from '../../../src/db/schema/index.ts';
 import { makeServices } from '../../../src/services.ts';
@@ -151,6 +151,22 @@ describe('session lifecycle', () => {
     } finally {
       await short.close();
     }
+  });
+
+  it('keeps a session in use alive under a short idle expiry (one request every 40 s, 1 minute idle)', async () => {
+    const policy = { idleMs: 60_000, absoluteMs: 3_600_000 };
+    const [admin] = await t.handle.db
+      .execute(sql`select user_code as "userCode" from users where username = 'admin'`)
+      .then((r) => (r as unknown as { rows: { userCode: string }[] }).rows);
+    const id = await createSession(t.handle.db, admin!.userCode, policy, {});
+    const start = (await sessionRow(`sid=${id}`)).lastSeenAt.getTime();
+    for (let i = 1; i <= 5; i++) {
+      const alive = await resolveSession(t.handle.db, id, policy, new Date(start + i * 40_000));
+      expect(alive?.userCode, `request ${i}`).toBe(admin!.userCode);
+    }
+    expect(
+      await resolveSession(t.handle.db, id, policy, new Date(start + 5 * 40_000 + 61_000)),
+    ).toBeUndefined();
   });
 
   it('sign-out revokes the session on the server: the old cookie gets 401', async () => {

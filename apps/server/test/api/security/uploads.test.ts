@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { profilePictures, profiles } from '../../../src/db/schema/index.ts';
+import { PICTURE_DECODES_AT_ONCE, pictureDecodes } from '../../../src/profiles/pictures.ts';
 import { createTestApp, type TestApp } from '../../support/app.ts';
 import { hugeHeaderPng } from '../registry/support.ts';
 import { expectEnvelope, multipartBody, sessionWith } from './helpers.ts';
@@ -193,6 +194,22 @@ describe('images too large to decode safely are refused from their header', () =
     const { res, userCode } = await upload({ filename: 'bomb.png', type: 'image/png', data: bomb });
     expectEnvelope(res, 413);
     expect(await storedFor(userCode)).toBeUndefined();
+  });
+
+  it('ten 40-megapixel pictures sent at once are decoded a few at a time, and all are stored', async () => {
+    const big = await sharp({
+      create: { width: 6320, height: 6320, channels: 3, background: { r: 20, g: 150, b: 70 } },
+    })
+      .png({ compressionLevel: 1 })
+      .toBuffer();
+    pictureDecodes.peak = 0;
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => upload({ filename: 'big.png', type: 'image/png', data: big })),
+    );
+    for (const { res } of results) expectEnvelope(res, 200);
+    expect(pictureDecodes.peak).toBeGreaterThanOrEqual(1);
+    expect(pictureDecodes.peak).toBeLessThanOrEqual(PICTURE_DECODES_AT_ONCE);
+    expect(pictureDecodes.active).toBe(0);
   });
 
   it('a header claiming 0 × 0 or absurd sizes: 400', async () => {

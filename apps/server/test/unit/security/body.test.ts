@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  checkJsonText,
   findUnsafeInput,
   MAX_ARRAY_ITEMS,
   MAX_INPUT_DEPTH,
@@ -168,5 +169,83 @@ describe('findUnsafeInput', () => {
     let ok: unknown = 'x';
     for (let i = 0; i < MAX_INPUT_DEPTH; i++) ok = { a: ok };
     expect(findUnsafeInput(ok)).toBeUndefined();
+  });
+});
+
+describe('JSON text check', () => {
+  const refusal = (text: string, max = 1_000) => {
+    try {
+      checkJsonText(text, max);
+      return undefined;
+    } catch (err) {
+      const e = err as { statusCode: number; message: string; errors?: { field: string; message: string }[] };
+      return {
+        status: e.statusCode,
+        message: e.errors?.[0]?.message ?? e.message,
+        field: e.errors?.[0]?.field,
+      };
+    }
+  };
+
+  it('refuses duplicate keys however they are spelt or nested, and only within one object', () => {
+    expect(refusal('{"a":1,"a":2}')).toMatchObject({ status: 400, message: 'Duplicate key: a' });
+    expect(refusal('{"a":1,"\\u0061":2}')).toMatchObject({ status: 400, message: 'Duplicate key: a' });
+    expect(refusal('{"x":{"y":[{"a":1, "a" :2}]}}')).toMatchObject({ status: 400 });
+    const wide = `{${Array.from({ length: 40 }, (_, i) => `"k${i}":${i}`).join(',')},"k7":0}`;
+    expect(refusal(wide)).toMatchObject({ status: 400, message: 'Duplicate key: k7' });
+    expect(refusal('[{"a":1},{"a":2}]')).toBeUndefined();
+    expect(refusal('{"a":{"b":1},"b":{"a":2}}')).toBeUndefined();
+    // Quotes, colons and braces inside strings are text, not structure.
+    expect(refusal('{"x":"\\"a\\":{[","a":"}","y":"\\\\","b":1}')).toBeUndefined();
+  });
+
+  it('refuses prototype keys, deep nesting (naming the path) and too many values', () => {
+    expect(refusal('{"__proto__":{"admin":true}}')).toMatchObject({ status: 400 });
+    expect(refusal('{"a":{"constructor":{"prototype":1}}}')).toMatchObject({ status: 400 });
+    expect(refusal(`{"a":[${'['.repeat(20)}${']'.repeat(20)}]}`)).toMatchObject({
+      status: 400,
+      message: 'Nested too deeply',
+      field: 'a.0.0.0.0.0.0.0',
+    });
+    expect(refusal(`[${'1,'.repeat(1_000)}1]`, 1_000)).toMatchObject({ status: 413 });
+    expect(refusal(`[${'1,'.repeat(998)}1]`, 1_000)).toBeUndefined();
+  });
+
+  it('accepts whatever JSON.stringify writes within the depth limit (property)', () => {
+    const safeKey = fc
+      .string({ maxLength: 8 })
+      .filter((k) => !['__proto__', 'constructor', 'prototype'].includes(k));
+    const { value } = fc.letrec<{ value: unknown }>((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small', maxDepth: MAX_INPUT_DEPTH - 1 },
+        fc.string(),
+        fc.integer(),
+        fc.boolean(),
+        fc.constant(null),
+        fc.array(tie('value'), { maxLength: 4 }),
+        fc.dictionary(safeKey, tie('value'), { maxKeys: 4 }),
+      ),
+    }));
+    fc.assert(
+      fc.property(value, (v) => {
+        expect(() => checkJsonText(JSON.stringify(v), 100_000)).not.toThrow();
+      }),
+    );
+  });
+
+  it('takes time linear in the size of the text', () => {
+    const body = (rows: number) =>
+      JSON.stringify({
+        rows: Array.from({ length: rows }, (_, i) => ({ code: `C-${i}`, cells: [1, 2, 3] })),
+      });
+    const time = (text: string) => {
+      const started = performance.now();
+      for (let i = 0; i < 5; i++) checkJsonText(text, 10_000_000);
+      return performance.now() - started;
+    };
+    const small = body(20_000);
+    const large = body(80_000);
+    time(small);
+    expect(time(large) / time(small)).toBeLessThan(8);
   });
 });
