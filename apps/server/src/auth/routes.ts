@@ -23,6 +23,8 @@ export const authRoutes = [
     summary: 'Sign in; sets the session cookie and returns the user with its role and permissions',
     tag: 'Auth',
     access: publicAccess,
+    // Anyone may call it, so nobody may make it read much: a name and a password fit many times over.
+    bodyLimit: 16 * 1024,
     body: loginBody,
     async handler({ body, req, reply, services }) {
       const { db, throttlePolicy, sessionPolicy, config } = services;

@@ -47,7 +47,7 @@ export const DEMO_CITY_COUNTRIES = ['GB', 'IE', 'IN', 'CA', 'AU', 'NZ', 'ZA', 'S
 /** Accounts with a memorable name for trying each demo role; they are users only, not employees. */
 export const DEMO_ACCOUNTS: readonly { username: string; role: DemoRoleKey }[] = [
   { username: 'manager', role: 'manager' },
-  { username: 'hr', role: 'hr' },
+  { username: 'hr.officer', role: 'hr' },
   { username: 'viewer', role: 'viewer' },
 ];
 

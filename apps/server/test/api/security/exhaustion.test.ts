@@ -160,6 +160,14 @@ describe('resource exhaustion by large bodies', { retry: 2 }, () => {
     expect(slowest).toBeLessThan(100);
   });
 
+  it('reads no more of a sign-in than a name and a password need: 413', async () => {
+    const res = await send('POST', '/api/login', `{"username":"${'a'.repeat(1024 * 1024)}"}`, {
+      'content-type': 'application/json',
+    });
+    expect(res.status).toBe(413);
+    expect(JSON.parse(res.body)).toEqual({ statusCode: 413, message: 'Request body is too large' });
+  });
+
   it('refuses a body to a route the caller may not use (403) before reading it', async () => {
     const viewer = await t.userWith(['VIEW_PERFORMANCES']);
     const res = await send('POST', '/api/CreateUpdatePerformances', fullSaveBody(5000), {

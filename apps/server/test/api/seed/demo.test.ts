@@ -1,3 +1,4 @@
+import { userUpdateSchema } from '@wfc/contract';
 import { City, Country, State } from 'country-state-city';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -119,8 +120,20 @@ describe('demo data', () => {
     expect((await t.get('GetAudits', viewer)).statusCode).toBe(403);
   });
 
+  it('makes only users the console itself could save: every username and email passes the user rules', async () => {
+    const all = await rows<{ username: string; email: string }>(
+      t.handle.db,
+      sql`select username, email from users`,
+    );
+    expect(all.length).toBeGreaterThan(PEOPLE);
+    const refused = all.filter(
+      (u) => !userUpdateSchema.pick({ username: true, email: true }).safeParse(u).success,
+    );
+    expect(refused).toEqual([]);
+  });
+
   it('gives every profile a picture the browser can load', async () => {
-    const cookie = await t.login('hr', DEMO_PASSWORD);
+    const cookie = await t.login('hr.officer', DEMO_PASSWORD);
     const list = (await t.get('GetProfiles', cookie, { limit: 1 })).json();
     const url = list.data[0].profilePicture.thumbnail as string;
     const picture = await t.app.inject({ method: 'GET', url, headers: { cookie } });
