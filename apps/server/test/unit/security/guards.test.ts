@@ -88,6 +88,7 @@ describe('session ids and liveness', () => {
   });
 
   it('counts sign-in failures per username whatever its case or padding', () => {
-    expect(throttleKeys('  Admin ', '10.0.0.1')).toEqual({ user: 'user:admin', ip: 'ip:10.0.0.1' });
+    expect(throttleKeys('  Admin ', '10.0.0.1')).toEqual(throttleKeys('admin', '10.0.0.1'));
+    expect(throttleKeys('  Admin ', '10.0.0.1').account).toBe('user:admin');
   });
 });
