@@ -5,9 +5,45 @@ import {
   type PerformanceSkillColumn,
 } from '@wfc/contract';
 
+/**
+ * Bytes of a bulk save's body. The largest batch the console is sized for is 5,000 employees x
+ * 20 skills in one JSON body, each row written as the web client writes it (its performanceCode,
+ * every cell's skillCode, pointsEarned as text and totalPoints 10), every score '10', codes as
+ * `newCode` makes them (PERF-, EMP-, SKILL- and 16 characters): a cell is 75 bytes, a row
+ * 126 + 20 x 75 + 19 commas = 1,645, the body 17 + 5,000 x 1,645 + 4,999 commas + 2 =
+ * 8,230,018 bytes (7.85 MiB). 10 MiB leaves 27 % for longer codes and some whitespace.
+ */
+export const SAVE_BODY_LIMIT = 10 * 1024 * 1024;
+
 const rowField = (i: number, field: string) => `performances.${i}.${field}`;
 const cellField = (i: number, j: number, field: string) =>
   `performances.${i}.performancePerSkill.${j}.${field}`;
+
+/** Up to this many cells a row's repeats are found by comparison; beyond, by a set. */
+const FEW_CELLS = 32;
+
+/** Pure: the index of each cell whose skill an earlier cell of the row already names. */
+function repeatedCells(cells: PerformanceRowInput['performancePerSkill']): number[] {
+  const repeated: number[] = [];
+  if (cells.length <= FEW_CELLS) {
+    // Hashing every code of a large batch (100,000 of them) costs more than comparing a few.
+    for (let j = 1; j < cells.length; j++) {
+      for (let k = 0; k < j; k++) {
+        if (cells[k].skillCode === cells[j].skillCode) {
+          repeated.push(j);
+          break;
+        }
+      }
+    }
+    return repeated;
+  }
+  const seen = new Set<string>();
+  cells.forEach((cell, j) => {
+    if (seen.has(cell.skillCode)) repeated.push(j);
+    seen.add(cell.skillCode);
+  });
+  return repeated;
+}
 
 /** Pure: what a batch cannot mean, whatever the database holds (repeated rows or cells). */
 export function batchShapeErrors(rows: readonly PerformanceRowInput[]): FieldError[] {
@@ -19,13 +55,9 @@ export function batchShapeErrors(rows: readonly PerformanceRowInput[]): FieldErr
       errors.push({ field: rowField(i, 'date'), message: 'This employee and date appear twice in the list' });
     }
     seen.add(key);
-    const skills = new Set<string>();
-    row.performancePerSkill.forEach((cell, j) => {
-      if (skills.has(cell.skillCode)) {
-        errors.push({ field: cellField(i, j, 'skillCode'), message: 'This skill appears twice in the row' });
-      }
-      skills.add(cell.skillCode);
-    });
+    for (const j of repeatedCells(row.performancePerSkill)) {
+      errors.push({ field: cellField(i, j, 'skillCode'), message: 'This skill appears twice in the row' });
+    }
   });
   return errors;
 }

@@ -14,14 +14,14 @@ export function csvHeader(skills: readonly PerformanceSkillColumn[]): string[] {
 
 /**
  * A spreadsheet runs a cell that starts with = + - @ (or a tab or carriage return) as a formula;
- * a leading apostrophe keeps free text such as a name inert. Scores and averages never start so.
+ * a leading apostrophe keeps such text inert. Scores and averages never start so.
  */
 export const inertText = (value: string): string => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
 
 export function csvRecord(row: PerformanceRow): string[] {
   return [
-    inertText(row.employeeId),
-    inertText(row.employeeName),
+    row.employeeId,
+    row.employeeName,
     ...row.skills.map((s) => (s.score === null ? '' : String(s.score))),
     formatAverage(row.total.daily),
     formatAverage(row.total.monthly),
@@ -29,9 +29,13 @@ export function csvRecord(row: PerformanceRow): string[] {
   ];
 }
 
-/** Every field quoted, quotes doubled: nothing inside a field can end it. */
+/**
+ * Every field made inert, quoted, its quotes doubled: nothing inside a field can end it or run.
+ * Done here, where every field of every line passes, so that no column (a skill title in the
+ * header, a name in a row) can be forgotten.
+ */
 export const csvLine = (fields: readonly string[]): string =>
-  `${fields.map((f) => `"${f.replaceAll('"', '""')}"`).join(',')}\r\n`;
+  `${fields.map((f) => `"${inertText(f).replaceAll('"', '""')}"`).join(',')}\r\n`;
 
 /** About what a socket write takes at once. */
 const CHUNK_CHARS = 64 * 1024;

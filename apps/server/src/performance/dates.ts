@@ -1,11 +1,5 @@
 /** Calendar arithmetic on YYYY-MM-DD strings: no time zones, so a date is the same everywhere. */
 
-const pad = (n: number, width = 2) => String(n).padStart(width, '0');
-
-/** Today's date on the server's clock, which is what "today" means for a date-less request. */
-export const localIsoDate = (now: Date): string =>
-  `${pad(now.getFullYear(), 4)}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-
 /** The 1st of the date's month: where a monthly average starts. */
 export const monthStart = (isoDate: string): string => `${isoDate.slice(0, 7)}-01`;
 
@@ -15,5 +9,5 @@ export const yearStart = (isoDate: string): string => `${isoDate.slice(0, 4)}-01
 /** The 1st of the month before the date's, within its year; null in January. */
 export function previousMonthStart(isoDate: string): string | null {
   const month = Number(isoDate.slice(5, 7));
-  return month === 1 ? null : `${isoDate.slice(0, 4)}-${pad(month - 1)}-01`;
+  return month === 1 ? null : `${isoDate.slice(0, 4)}-${String(month - 1).padStart(2, '0')}-01`;
 }

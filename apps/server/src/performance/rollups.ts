@@ -1,7 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { monthStart, yearStart } from './dates.ts';
-import { invalidateEveryGrid } from './grid.ts';
 import { jsonParam } from './sql.ts';
 
 /*
@@ -144,9 +143,10 @@ export async function refreshRollups(db: Executor, changed: readonly ChangedDay[
 /**
  * Recomputes every rollup from the scores alone. For loaders that write scores directly (demo
  * data, benchmark data) rather than through a save: run it once after loading. Rewriting every
- * row scatters a date's rows over the table, so the table is then put back in date order, which
- * is how a date's grid reads it; that takes an exclusive lock for the duration. Every date's
- * materialised grid is then stale.
+ * row scatters them, so `performances` is then put back in date order and `performance_months`
+ * in month order, which is how a date's grid reads them (its rows, and every employee's rollup of
+ * the month before) and about how saves leave them, since a month's rows are written during that
+ * month; that takes an exclusive lock for the duration.
  */
 export async function rebuildPerformanceRollups(db: Executor) {
   await db.execute(sql`
@@ -169,7 +169,7 @@ export async function rebuildPerformanceRollups(db: Executor) {
     db,
     sql`select distinct employee_code, date_trunc('year', date)::date as year from performances`,
   );
-  await db.transaction((tx) => invalidateEveryGrid(tx));
   await db.execute(sql`cluster performances using performances_date`);
+  await db.execute(sql`cluster performance_months using performance_months_month`);
   await db.execute(sql`analyze performances, performance_months`);
 }

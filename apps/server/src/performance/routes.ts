@@ -1,6 +1,7 @@
 import {
-  createUpdatePerformancesSchema,
+  type FieldError,
   type ListQuery,
+  localIsoDate,
   normaliseListQuery,
   PERFORMANCE_CSV_FILENAME,
   PERFORMANCE_ENDPOINTS,
@@ -9,30 +10,24 @@ import {
   PERFORMANCE_LIST_DEFAULTS,
   PERFORMANCE_MESSAGES,
   PERFORMANCE_SORT_FIELDS,
+  type PerformanceRowInput,
+  performanceBatchSchema,
   performanceByCodeSchema,
   performanceDateQuerySchema,
+  performanceRowInput,
   performancesByDateAndEmployeesSchema,
   performancesByEmployeeSchema,
 } from '@wfc/contract';
 import { getTableName, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
-import {
-  employees,
-  performanceGrid,
-  performanceGridDates,
-  performanceMonths,
-  performanceScores,
-  performances,
-  skills,
-} from '../db/schema/index.ts';
+import { employees, performanceMonths, performanceScores, performances, skills } from '../db/schema/index.ts';
 import { badRequest, notFound } from '../http/envelope.ts';
 import { type ApiRoute, allOf, anyOf, defineRoute } from '../http/routes.ts';
+import { SAVE_BODY_LIMIT } from './batch.ts';
 import { csvStream } from './csv.ts';
-import { localIsoDate } from './dates.ts';
-import { datePage, type EmployeeCounter } from './grid.ts';
+import { datePage } from './page.ts';
 import {
   type BaseRow,
-  countEmployees,
   type DateGridQuery,
   findPerformance,
   gridRows,
@@ -46,8 +41,6 @@ const TAG = 'Performances';
 const canView = anyOf('VIEW_PERFORMANCES');
 // Saving both creates rows and changes them, so it needs both (SPEC.md section 6).
 const canSave = allOf('CREATE_PERFORMANCE', 'UPDATE_PERFORMANCE');
-/** 20,000 scores as JSON are about 1.5 MB; a batch may hold up to 10,000 rows. */
-const SAVE_BODY_LIMIT = 16 * 1024 * 1024;
 
 type Raw = Record<string, unknown>;
 
@@ -86,19 +79,43 @@ async function reportHandler(db: Executor, raw: Raw, date: string | undefined) {
 
 const totalOf = (rows: readonly BaseRow[]) => rows[0]?.total ?? 0;
 
+/** Rows validated between two turns of the event loop: a few milliseconds of work. */
+const ROWS_PER_TURN = 500;
+
+/**
+ * The rows of a bulk save, validated a chunk at a time with a turn of the event loop between
+ * chunks: the largest batch (100,000 cells) takes tens of milliseconds to validate, which the
+ * other requests would otherwise wait out. Refused with every error at once, at the paths the
+ * whole body's schema gives (`performances.3.performancePerSkill.1.pointsEarned`).
+ */
+async function readRows(values: readonly unknown[]): Promise<PerformanceRowInput[]> {
+  const rows: PerformanceRowInput[] = [];
+  const errors: FieldError[] = [];
+  for (let start = 0; start < values.length; start += ROWS_PER_TURN) {
+    if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+    const end = Math.min(values.length, start + ROWS_PER_TURN);
+    for (let i = start; i < end; i++) {
+      const parsed = performanceRowInput.safeParse(values[i]);
+      if (parsed.success) rows.push(parsed.data);
+      else
+        for (const issue of parsed.error.issues)
+          errors.push({
+            field: ['performances', i, ...issue.path].map(String).join('.'),
+            message: issue.message,
+          });
+    }
+  }
+  if (errors.length) throw badRequest('Invalid input', errors);
+  return rows;
+}
+
 /**
  * Every table a page of a date's grid reads, whichever way it is sorted: a page is kept
  * (`services.cache`) until one of them changes. Reports are not kept: they are large and rare.
  */
-const PAGE_READS = [
-  performanceGrid,
-  performanceGridDates,
-  performances,
-  performanceMonths,
-  performanceScores,
-  employees,
-  skills,
-].map((t) => getTableName(t));
+const PAGE_READS = [performances, performanceMonths, performanceScores, employees, skills].map((t) =>
+  getTableName(t),
+);
 
 export const performanceRoutes: ApiRoute[] = [
   defineRoute({
@@ -111,12 +128,8 @@ export const performanceRoutes: ApiRoute[] = [
     async handler(ctx) {
       const { cache, db } = ctx.services;
       const q = gridQuery(ctx.query, ctx.query.date, true);
-      const count: EmployeeCounter = (filter) =>
-        cache.get(`performances-total:${JSON.stringify(filter)}`, [getTableName(employees)], () =>
-          countEmployees(db, filter),
-        );
       const { rows, total } = await cache.get(`performances:${JSON.stringify(q)}`, PAGE_READS, () =>
-        datePage(db, q, count),
+        datePage(db, q),
       );
       return { message: PERFORMANCE_MESSAGES.listed, data: rows, total };
     },
@@ -128,11 +141,10 @@ export const performanceRoutes: ApiRoute[] = [
     tag: TAG,
     access: canSave,
     bodyLimit: SAVE_BODY_LIMIT,
-    body: createUpdatePerformancesSchema,
+    body: performanceBatchSchema,
     async handler(ctx) {
-      const saved = await ctx.services.db.transaction((tx) =>
-        savePerformances(tx, ctx.body.performances, ctx.actor),
-      );
+      const rows = await readRows(ctx.body.performances);
+      const saved = await ctx.services.db.transaction((tx) => savePerformances(tx, rows, ctx.actor));
       return { message: PERFORMANCE_MESSAGES.saved, data: saved, total: saved.length };
     },
   }),
@@ -235,7 +247,7 @@ export const performanceRoutes: ApiRoute[] = [
   defineRoute({
     method: 'POST',
     path: PERFORMANCE_ENDPOINTS.report,
-    // A fill of the grid writes, but changes nothing anyone reads.
+    // Only reads: nothing for the answer to wait for.
     changes: false,
     summary: 'Every matching row for one date, unpaged',
     tag: TAG,

@@ -5,7 +5,6 @@ import type { Executor } from '../db/client.ts';
 import { badRequest } from '../http/envelope.ts';
 import { newCode } from '../resources/codes.ts';
 import { batchShapeErrors, referenceErrors, rowChange, scoresByTitle, scoreTotals } from './batch.ts';
-import { invalidateGrid, staleRanges } from './grid.ts';
 import { listScores, listSkills, scoresByRow } from './read.ts';
 import { type ChangedDay, refreshRollups } from './rollups.ts';
 import { jsonParam, rowsOf, textSet } from './sql.ts';
@@ -195,8 +194,6 @@ export async function savePerformances(
   }
   await refreshRollups(tx, changed);
   await recordAudits(tx, audits);
-  // Last, so that the shared grid lock is held only until the commit that follows.
-  await invalidateGrid(tx, staleRanges(changed));
   return rows.map((row) => {
     const { performanceCode, employeeCode, date } = byKey.get(`${row.employeeCode}|${row.date}`) as SavedRow;
     return { performanceCode, employeeCode, date };

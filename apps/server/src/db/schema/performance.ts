@@ -1,6 +1,5 @@
 import {
   date,
-  doublePrecision,
   index,
   integer,
   numeric,
@@ -91,41 +90,3 @@ export const performanceMonths = pgTable(
     index('performance_months_month').on(t.month),
   ],
 );
-
-/**
- * The grid of a date as GetPerformances shows it (the averages rounded to two decimals), one row
- * per employee, so that a page sorted by an average reads its rows in index order instead of
- * computing every employee's average. Filled lazily by performance/grid.ts; a date's rows are
- * current only while `performance_grid_dates` holds the date. Names are not copied: they are
- * joined from `employees`, so a rename needs nothing here.
- */
-export const performanceGrid = pgTable(
-  'performance_grid',
-  {
-    date: date('date', { mode: 'string' }).notNull(),
-    employeeCode: text('employee_code')
-      .notNull()
-      .references(() => employees.employeeCode, { onDelete: 'cascade' }),
-    performanceCode: text('performance_code'),
-    daily: doublePrecision('daily'),
-    monthly: doublePrecision('monthly'),
-    yearly: doublePrecision('yearly'),
-  },
-  (t) => [
-    // Employee first: the cascade of an employee's delete finds their rows by it.
-    primaryKey({ columns: [t.employeeCode, t.date] }),
-    // Empty averages sort last in both directions, and a backward scan would put them first:
-    // hence one index per direction.
-    index('performance_grid_daily_asc').on(t.date, t.daily.asc().nullsLast()),
-    index('performance_grid_daily_desc').on(t.date, t.daily.desc().nullsLast()),
-    index('performance_grid_monthly_asc').on(t.date, t.monthly.asc().nullsLast()),
-    index('performance_grid_monthly_desc').on(t.date, t.monthly.desc().nullsLast()),
-    index('performance_grid_yearly_asc').on(t.date, t.yearly.asc().nullsLast()),
-    index('performance_grid_yearly_desc').on(t.date, t.yearly.desc().nullsLast()),
-  ],
-);
-
-/** A date here means: its `performance_grid` rows are complete and current. */
-export const performanceGridDates = pgTable('performance_grid_dates', {
-  date: date('date', { mode: 'string' }).primaryKey(),
-});

@@ -13,7 +13,6 @@ import {
   users,
 } from '../../db/schema/index.ts';
 import { badRequest } from '../../http/envelope.ts';
-import { invalidateEveryGrid } from '../../performance/grid.ts';
 import { type ProcessedPicture, processPicture, thumbnailUrl } from '../../profiles/pictures.ts';
 import type { ServerResource } from '../server-resource.ts';
 
@@ -64,11 +63,6 @@ export const employees$: ServerResource = {
     },
   ],
   getters: [{ endpoint: 'GetEmployeeByUserCode', param: 'userCode', column: employees.userCode }],
-  // A new employee belongs in every date's performance grid. Renames need nothing (the grid joins
-  // names), and a deleted employee's grid rows go with them.
-  async afterWrite(_code, _input, { tx }, existing) {
-    if (!existing) await invalidateEveryGrid(tx);
-  },
 };
 
 type Obj = Record<string, unknown>;

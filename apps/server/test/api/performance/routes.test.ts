@@ -1,8 +1,7 @@
-import type { PerformanceRow } from '@wfc/contract';
+import { localIsoDate, type PerformanceRow } from '@wfc/contract';
 import { and, count, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { audits, performanceScores, performances } from '../../../src/db/schema/index.ts';
-import { localIsoDate } from '../../../src/performance/dates.ts';
 import { createTestApp, type TestApp } from '../../support/app.ts';
 import { grid, makeDepartment, makeEmployee, makeSkill, rowOf, save, submission } from './support.ts';
 

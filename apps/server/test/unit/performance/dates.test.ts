@@ -1,5 +1,6 @@
+import { localIsoDate, performanceDateError, performanceDateRange } from '@wfc/contract';
 import { describe, expect, it } from 'vitest';
-import { localIsoDate, monthStart, previousMonthStart, yearStart } from '../../../src/performance/dates.ts';
+import { monthStart, previousMonthStart, yearStart } from '../../../src/performance/dates.ts';
 import { rollupGroups } from '../../../src/performance/rollups.ts';
 
 describe('calendar bounds', () => {
@@ -43,5 +44,24 @@ describe('rollupGroups', () => {
       { employee_code: 'E1', year: '2024-01-01' },
       { employee_code: 'E2', year: '2024-01-01' },
     ]);
+  });
+});
+
+describe('the dates a performance may describe', () => {
+  it('run from 1970-01-01 to 365 days after today, whatever the leap days', () => {
+    expect(performanceDateRange('2026-11-23')).toEqual({ earliest: '1970-01-01', latest: '2027-11-23' });
+    expect(performanceDateRange('2027-06-01')).toEqual({ earliest: '1970-01-01', latest: '2028-05-31' });
+    expect(performanceDateRange('2024-02-29')).toEqual({ earliest: '1970-01-01', latest: '2025-02-28' });
+    expect(performanceDateRange('2025-12-31')).toEqual({ earliest: '1970-01-01', latest: '2026-12-31' });
+  });
+
+  it('accept the bounds and what lies between, and name the range otherwise', () => {
+    const range = performanceDateRange('2026-11-23');
+    for (const date of ['1970-01-01', '2000-02-29', '2026-11-23', '2027-11-23']) {
+      expect(performanceDateError(date, range)).toBeUndefined();
+    }
+    for (const date of ['0001-01-01', '1969-12-31', '2027-11-24', '9999-12-31']) {
+      expect(performanceDateError(date, range)).toBe('Date must be between 1970-01-01 and 2027-11-23');
+    }
   });
 });

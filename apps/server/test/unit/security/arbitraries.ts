@@ -1,3 +1,4 @@
+import { localIsoDate, performanceDateRange } from '@wfc/contract';
 import fc from 'fast-check';
 
 /**
@@ -39,6 +40,16 @@ export const code = (prefix: string) =>
 
 export const isoDate = fc
   .date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2100-12-31T00:00:00Z'), noInvalidDate: true })
+  .map((d) => d.toISOString().slice(0, 10));
+
+/** A day a score may be recorded for: from 1970 to a year ahead, as the contract allows. */
+const range = performanceDateRange(localIsoDate(new Date()));
+export const performanceDate = fc
+  .date({
+    min: new Date(`${range.earliest}T00:00:00Z`),
+    max: new Date(`${range.latest}T00:00:00Z`),
+    noInvalidDate: true,
+  })
   .map((d) => d.toISOString().slice(0, 10));
 
 export const username = fc.stringMatching(/^[A-Za-z0-9._-]{3,40}$/);
@@ -119,7 +130,7 @@ export const inputs = {
     performances: fc.array(
       fc.record({
         employeeCode: code('EMP-'),
-        date: isoDate,
+        date: performanceDate,
         performancePerSkill: fc.array(
           fc.record({
             skillCode: code('SKILL-'),
