@@ -4,7 +4,7 @@ import type { ThrottlePolicy } from './auth/throttle.ts';
 import type { Config } from './config/config.ts';
 import { CHANGES_CHANNEL, TableVersions } from './db/changes.ts';
 import type { Database, DbHandle } from './db/client.ts';
-import { QueryCache } from './db/query-cache.ts';
+import { QueryCache, type ReadCheck } from './db/query-cache.ts';
 
 /** What handlers get besides the request: built once per app. */
 export interface Services {
@@ -32,8 +32,18 @@ export async function watchChanges(handle: DbHandle): Promise<ChangeWatch> {
   return { versions, stop: () => subscription.close() };
 }
 
+export interface ServiceOptions {
+  /** Runs around every kept read: tests check there that it declared every table it read. */
+  checkReads?: ReadCheck;
+}
+
 /** Without a change watch nothing is cached: every read goes to the database. */
-export function makeServices(db: Database, config: Config, changes?: ChangeWatch): Services {
+export function makeServices(
+  db: Database,
+  config: Config,
+  changes?: ChangeWatch,
+  options: ServiceOptions = {},
+): Services {
   const versions = changes?.versions;
   return {
     db,
@@ -51,6 +61,7 @@ export function makeServices(db: Database, config: Config, changes?: ChangeWatch
     cache: new QueryCache(
       config.QUERY_CACHE_MB > 0 ? versions : undefined,
       config.QUERY_CACHE_MB * 1024 * 1024,
+      options.checkReads,
     ),
     settle: async () => {
       await versions?.settle((token) => db.execute(sql`select pg_notify(${CHANGES_CHANNEL}, ${token})`));

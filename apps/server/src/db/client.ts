@@ -4,6 +4,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
+import { type Explain, statementRecorder } from './read-audit.ts';
 import * as schema from './schema/index.ts';
 
 export type Schema = typeof schema;
@@ -30,8 +31,13 @@ export interface DbHandle {
    * once listening or, if the first attempt failed, once it is retrying.
    */
   listen(channel: string, handlers: ChannelHandlers): Promise<{ close(): Promise<void> }>;
+  /** The plan of a statement: how tests check which tables a kept read depends on. */
+  explain: Explain;
   close(): Promise<void>;
 }
+
+const EXPLAIN = 'explain (format json) ';
+const planOf = (rows: Record<string, unknown>[]) => rows[0]?.['QUERY PLAN'];
 
 export interface DbOptions {
   databaseUrl?: string;
@@ -55,18 +61,26 @@ export async function openDatabase(opts: DbOptions): Promise<DbHandle> {
     // process. Its request then fails on its next statement, as a 503, and the pool drops it.
     pool.on('error', () => {});
     pool.on('connect', (client) => client.on('error', () => {}));
-    const db = drizzlePg(pool, { schema }) as unknown as Database;
+    const db = drizzlePg(pool, { schema, logger: statementRecorder }) as unknown as Database;
     const url = opts.databaseUrl;
-    return { db, kind: 'postgres', listen: (ch, h) => listenOnServer(url, ch, h), close: () => pool.end() };
+    return {
+      db,
+      kind: 'postgres',
+      listen: (ch, h) => listenOnServer(url, ch, h),
+      explain: async (s) => planOf((await pool.query(EXPLAIN + s.sql, s.params)).rows),
+      close: () => pool.end(),
+    };
   }
   const client = await PGlite.create({
     dataDir: opts.dataDir === 'memory://' ? undefined : opts.dataDir,
     extensions: { pg_trgm },
   });
-  const db = drizzlePglite(client, { schema }) as unknown as Database;
+  const db = drizzlePglite(client, { schema, logger: statementRecorder }) as unknown as Database;
   return {
     db,
     kind: 'pglite',
+    explain: async (s) =>
+      planOf((await client.query<Record<string, unknown>>(EXPLAIN + s.sql, s.params)).rows),
     async listen(channel, handlers) {
       // One process owns the embedded database, so this channel never drops.
       const stop = await client.listen(channel, (payload) => handlers.message(payload));

@@ -1,5 +1,17 @@
 import type { TableVersions } from './changes.ts';
 
+/**
+ * What a kept read is: its kind, what it lists and how, as values, never as a string that must
+ * be taken apart again. Two reads share an entry only if their keys are equal part by part.
+ */
+export type CacheKey = readonly (string | number | boolean | null | object)[];
+
+/**
+ * Called with every read before its answer is used (tests: that the tables it read are all
+ * among those it declared, or an omission would keep a stale answer).
+ */
+export type ReadCheck = <T>(key: CacheKey, tables: readonly string[], read: () => Promise<T>) => Promise<T>;
+
 interface Entry {
   stamp: string;
   value: unknown;
@@ -21,9 +33,12 @@ export class QueryCache {
     private readonly versions: TableVersions | undefined,
     /** Bytes, roughly; the least recently used entries go first. */
     private readonly budget = 64 * 1024 * 1024,
+    private readonly check?: ReadCheck,
   ) {}
 
-  async get<T>(key: string, tables: readonly string[], read: () => Promise<T>): Promise<T> {
+  async get<T>(parts: CacheKey, tables: readonly string[], load: () => Promise<T>): Promise<T> {
+    const key = JSON.stringify(parts);
+    const read = this.check ? () => (this.check as ReadCheck)(parts, tables, load) : load;
     const stamp = this.versions?.stamp(tables);
     if (stamp === undefined) return read();
     const hit = this.entries.get(key);

@@ -128,9 +128,7 @@ export const performanceRoutes: ApiRoute[] = [
     async handler(ctx) {
       const { cache, db } = ctx.services;
       const q = gridQuery(ctx.query, ctx.query.date, true);
-      const { rows, total } = await cache.get(`performances:${JSON.stringify(q)}`, PAGE_READS, () =>
-        datePage(db, q),
-      );
+      const { rows, total } = await cache.get(['performances', q], PAGE_READS, () => datePage(db, q));
       return { message: PERFORMANCE_MESSAGES.listed, data: rows, total };
     },
   }),

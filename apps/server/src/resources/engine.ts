@@ -167,7 +167,7 @@ function listFlags(res: ServerResource, raw: Row, held: ReadonlySet<string>) {
 interface ListFilter {
   where: SQL;
   /** Names the filter in cache keys: the sub-list and its parent's code. */
-  key: string;
+  key: { endpoint: string; code: string };
   sub: ParentFilter;
 }
 
@@ -180,15 +180,12 @@ export async function listRecords(res: ServerResource, ctx: RouteContext, filter
   const raw = (ctx.req.query ?? {}) as Row;
   const asked = normaliseListQuery(raw);
   const flags = listFlags(res, raw, ctx.session!.permissions);
-  // The flags belong to the filter's part of the key: the total is cached under that part too.
-  const filterKey = flags.key ? `${filter?.key ?? ''}\u0001${flags.key}` : (filter?.key ?? '');
-  const key = ['list', res.def.key, fullView ? 'full' : 'lookup', filterKey, JSON.stringify(asked)].join(
-    '\u0000',
-  );
+  // What is listed, for whom and how filtered: a page's key adds the query, a total's the keyword.
+  const scope = [res.def.key, fullView ? 'full' : 'lookup', filter?.key ?? null, flags.key || null];
   const tables = cachedListTables(res, filter?.sub);
   const db = ctx.services.db;
   const cache = ctx.services.cache;
-  const page = await cache.get(key, tables, async () => {
+  const page = await cache.get(['list', ...scope, asked], tables, async () => {
     const lookup = !fullView;
     const matching = asked.keyword && !lookup ? await matchingValues(db, res, asked.keyword) : undefined;
     // Without VIEW, a form's selector may still read codes and names (DECISIONS.md section 3).
@@ -208,13 +205,14 @@ export async function listRecords(res: ServerResource, ctx: RouteContext, filter
     // A window count would make the page wait for every match to be read and joined; a partial
     // page tells the total by itself, and only a full or empty one needs counting. Paging through
     // one filter then counts it once: the total is cached under the filter alone.
-    const countKey = ['count', key.split('\u0000', 4).join('\u0000'), query.keyword].join('\u0000');
     const total =
       records.length > 0 && records.length < query.limit
         ? offset + records.length
         : records.length === 0 && offset === 0
           ? 0
-          : await cache.get(countKey, tables, () => countTotal(db, res, where, !keywordOnTable));
+          : await cache.get(['count', ...scope, query.keyword], tables, () =>
+              countTotal(db, res, where, !keywordOnTable),
+            );
     return { records, total };
   });
   return { message: res.def.messages.listed, data: page.records, total: page.total };
@@ -381,7 +379,7 @@ export function resourceRoutes(res: ServerResource): ApiRoute[] {
           if (!hit) throw notFound(sub.parent.notFound);
           return listRecords(res, ctx, {
             where: sub.where(parentCode),
-            key: `${sub.endpoint}:${parentCode}`,
+            key: { endpoint: sub.endpoint, code: parentCode },
             sub,
           });
         },
