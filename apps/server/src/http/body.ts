@@ -168,6 +168,19 @@ const jsonRefusal = (status: number, message: string) =>
  * is not JSON at all is left to JSON.parse to refuse.
  */
 export function checkJsonText(text: string, maxValues: number): void {
+  for (const _pause of scanJson(text, maxValues)) {
+    // Run to the end at once.
+  }
+}
+
+/** Characters scanned between two pauses of a large body's check: a few milliseconds. */
+const SCAN_SLICE = 256 * 1024;
+
+/**
+ * The check of `checkJsonText`, pausing (yielding) after each slice of text, so that a caller
+ * can let other requests run in between.
+ */
+function* scanJson(text: string, maxValues: number): Generator<void, void, void> {
   // Per open container: where its keys start in `keys`, or -1 for an array.
   const open: number[] = [];
   const sets: (Set<string> | undefined)[] = [];
@@ -180,7 +193,12 @@ export function checkJsonText(text: string, maxValues: number): void {
   // The next backslash: strings before it need no escape handling.
   let backslash = text.indexOf('\\');
   const n = text.length;
+  let pauseAt = SCAN_SLICE;
   while (i < n) {
+    if (i >= pauseAt) {
+      yield;
+      pauseAt = i + SCAN_SLICE;
+    }
     const q = text.indexOf('"', i);
     const end = q === -1 ? n : q;
     for (let j = i; j < end; j++) {
@@ -264,7 +282,7 @@ const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve)
 const LARGE_BODY = 256 * 1024;
 
 export async function parseJsonBody(text: string, maxValues: number): Promise<unknown> {
-  checkJsonText(text, maxValues);
+  for (const _pause of scanJson(text, maxValues)) await yieldToOthers();
   if (text.length > LARGE_BODY) await yieldToOthers();
   let parsed: unknown;
   try {

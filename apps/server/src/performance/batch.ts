@@ -4,6 +4,7 @@ import {
   type PerformanceRowInput,
   type PerformanceSkillColumn,
 } from '@wfc/contract';
+import { MAX_FIELD_ERRORS } from '../http/errors.ts';
 
 /**
  * Bytes of a bulk save's body. The largest batch the console is sized for is 5,000 employees x
@@ -73,6 +74,8 @@ export interface KnownRecords {
 export function referenceErrors(rows: readonly PerformanceRowInput[], known: KnownRecords): FieldError[] {
   const errors: FieldError[] = [];
   rows.forEach((row, i) => {
+    // No answer lists more: finding more would only hold the event loop.
+    if (errors.length >= MAX_FIELD_ERRORS) return;
     if (!known.employees.has(row.employeeCode)) {
       errors.push({ field: rowField(i, 'employeeCode'), message: PERFORMANCE_MESSAGES.employeeNotFound });
     }
