@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
+import { newCode, schema } from '@wfc/server/testing';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { departments, employees, skills } from '../../server/src/db/schema/index.ts';
-import { newCode } from '../../server/src/resources/codes.ts';
-import { describeViolations, type E2E, startE2E, watchConsole } from './support/e2e';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { describeViolations, sharedE2E, watchConsole } from './support/e2e';
 
-let e2e: E2E;
+const { departments, employees, skills } = schema;
+const e2e = sharedE2E();
 const DATE = '2024-03-05';
 const SKILLS = ['Communication', 'Punctuality', 'Quality', 'Safety', 'Speed', 'Teamwork'];
 const PEOPLE = [
@@ -26,7 +26,6 @@ const skillCode: Record<string, string> = {};
 const employeeCode: Record<string, string> = {};
 
 beforeAll(async () => {
-  e2e = await startE2E();
   const departmentCode = newCode('DEPT-');
   await e2e.db.insert(departments).values({ departmentCode, name: 'Operations' });
   for (const title of SKILLS) skillCode[title] = newCode('SKILL-');
@@ -43,10 +42,6 @@ beforeAll(async () => {
       joinDate: '2021-06-01',
     })),
   );
-});
-
-afterAll(async () => {
-  await e2e?.close();
 });
 
 const toast = (page: Page, text: string) => page.locator('.Toastify__toast', { hasText: text });
@@ -225,7 +220,7 @@ describe('the performance snapshot', () => {
     await page.getByRole('rowheader', { name: 'Kofi Mensah' }).waitFor();
     await page.context().close();
 
-    const viewer = await e2e.createUserWith(['VIEW_PERFORMANCES', 'CREATE_PERFORMANCE']);
+    const viewer = await e2e.userWith(['VIEW_PERFORMANCES', 'CREATE_PERFORMANCE']);
 
     const viewing = await e2e.newPage();
     await e2e.login(viewing, viewer.username, viewer.password);

@@ -1,6 +1,6 @@
 import { RESOURCE_BY_KEY } from '@wfc/contract';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   apiPost,
   columnTexts,
@@ -12,15 +12,14 @@ import {
   submitForm,
   waitForRange,
 } from './registry-ui';
-import { describeViolations, type E2E, PHONE, startE2E, watchConsole } from './support/e2e';
+import { describeViolations, PHONE, sharedE2E, watchConsole } from './support/e2e';
 
 /** What a limited role sees, and how the shared screens look at desktop and phone widths. */
 
-let e2e: E2E;
+const e2e = sharedE2E();
 let admin: Page;
 
 beforeAll(async () => {
-  e2e = await startE2E();
   admin = await e2e.newPage();
   await e2e.login(admin);
   for (const genderName of ['Female', 'Male', 'Non-binary'])
@@ -31,16 +30,12 @@ beforeAll(async () => {
   });
 });
 
-afterAll(async () => {
-  await e2e?.close();
-});
-
 const rowActions = (page: Page) =>
   page.getByRole('toolbar', { name: 'Selected row actions' }).getByRole('button');
 
 describe('a role with limited permissions', () => {
   it('sees only the buttons its permissions allow', async () => {
-    const user = await e2e.createUserWith(['VIEW_GENDERS', 'UPDATE_GENDER', 'VIEW_ROLES', 'CREATE_ROLE']);
+    const user = await e2e.userWith(['VIEW_GENDERS', 'UPDATE_GENDER', 'VIEW_ROLES', 'CREATE_ROLE']);
     const page = await e2e.newPage();
     const { errors } = watchConsole(page);
     await e2e.login(page, user.username, user.password);
@@ -75,7 +70,7 @@ describe('a role with limited permissions', () => {
 
   it('may still pick permissions for a new role without VIEW_PERMISSIONS', async () => {
     // Only permissions the user holds can be granted (delegation rules).
-    const user = await e2e.createUserWith(['VIEW_ROLES', 'CREATE_ROLE', 'VIEW_GENDERS']);
+    const user = await e2e.userWith(['VIEW_ROLES', 'CREATE_ROLE', 'VIEW_GENDERS']);
     const page = await e2e.newPage();
     await e2e.login(page, user.username, user.password);
     await page.goto('/registry/role/create');

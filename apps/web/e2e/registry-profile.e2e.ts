@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   apiPost,
   fieldValue,
@@ -12,11 +12,11 @@ import {
   toast,
   waitForRange,
 } from './registry-ui';
-import { type E2E, startE2E, watchConsole } from './support/e2e';
+import { sharedE2E, watchConsole } from './support/e2e';
 
 /** The cascading address selectors of the city and profile forms, and the profile picture. */
 
-let e2e: E2E;
+const e2e = sharedE2E();
 let page: Page;
 let consoleErrors: string[];
 
@@ -25,7 +25,6 @@ const LINKEDIN = 'https://www.linkedin.com/in/amelia-hart';
 const INSTAGRAM = 'https://www.instagram.com/amelia.hart';
 
 beforeAll(async () => {
-  e2e = await startE2E();
   page = await e2e.newPage();
   consoleErrors = watchConsole(page).errors;
   await e2e.login(page);
@@ -60,10 +59,6 @@ beforeAll(async () => {
     password: 'amelia-password-1',
     roleCode: role,
   });
-});
-
-afterAll(async () => {
-  await e2e?.close();
 });
 
 /** A real picture, drawn in the page: the server decodes and re-encodes what it receives. */

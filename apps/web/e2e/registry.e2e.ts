@@ -1,6 +1,6 @@
 import { RESOURCE_BY_KEY, type ResourceDef, type ResourceKey } from '@wfc/contract';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   apiPost,
   bodyRows,
@@ -16,7 +16,7 @@ import {
   toast,
   waitForRange,
 } from './registry-ui';
-import { type E2E, startE2E, watchConsole } from './support/e2e';
+import { sharedE2E, watchConsole } from './support/e2e';
 
 /**
  * The administrator drives every module with a create permission through the shared screens:
@@ -24,7 +24,7 @@ import { type E2E, startE2E, watchConsole } from './support/e2e';
  * (names starting 'Seed') give the lists a second page.
  */
 
-let e2e: E2E;
+const e2e = sharedE2E();
 let page: Page;
 let consoleErrors: string[];
 const SEEDED = 11;
@@ -174,7 +174,6 @@ const CASES: ModuleCase[] = [
 ];
 
 beforeAll(async () => {
-  e2e = await startE2E();
   page = await e2e.newPage();
   consoleErrors = watchConsole(page).errors;
   await e2e.login(page);
@@ -200,10 +199,6 @@ beforeAll(async () => {
     const def = RESOURCE_BY_KEY[c.key];
     for (let i = 0; i < SEEDED; i++) await apiPost(page, def.endpoints.create!, c.seedBody(i));
   }
-});
-
-afterAll(async () => {
-  await e2e?.close();
 });
 
 async function openList(def: ResourceDef) {

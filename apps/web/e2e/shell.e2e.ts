@@ -1,17 +1,9 @@
 import { RESOURCES } from '@wfc/contract';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeViolations, type E2E, PHONE, startE2E, watchConsole } from './support/e2e';
+import { describe, expect, it } from 'vitest';
+import { describeViolations, PHONE, sharedE2E, watchConsole } from './support/e2e';
 
-let e2e: E2E;
-
-beforeAll(async () => {
-  e2e = await startE2E();
-});
-
-afterAll(async () => {
-  await e2e?.close();
-});
+const e2e = sharedE2E();
 
 const path = (page: Page) => new URL(page.url()).pathname;
 const toast = (page: Page, text: string) => page.locator('.Toastify__toast', { hasText: text });
@@ -115,7 +107,7 @@ describe('modules', () => {
   });
 
   it('shows a limited user only the permitted cards and denies forbidden routes', async () => {
-    const user = await e2e.createUserWith(['VIEW_GENDERS', 'VIEW_SKILLS']);
+    const user = await e2e.userWith(['VIEW_GENDERS', 'VIEW_SKILLS']);
     const page = await e2e.newPage();
     await e2e.login(page, user.username, user.password);
     await page.goto('/registry');
@@ -130,7 +122,7 @@ describe('modules', () => {
   });
 
   it('sends a user without any module permission from the registry to access denied', async () => {
-    const user = await e2e.createUserWith([]);
+    const user = await e2e.userWith([]);
     const page = await e2e.newPage();
     await e2e.login(page, user.username, user.password);
     await page.getByText('Your role does not give access to any module yet').waitFor();

@@ -1,15 +1,13 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { audits, genders } from '../../src/db/schema/index.ts';
-import { createTestApp, type TestApp } from '../support/app.ts';
+import { sharedTestApp } from '../support/app.ts';
 
-let t: TestApp;
+const t = sharedTestApp();
 let admin: string;
 beforeAll(async () => {
-  t = await createTestApp();
   admin = await t.login();
 });
-afterAll(() => t.close());
 
 describe('genders through the resource engine', () => {
   it('creates, lists, filters, sorts, pages, updates and deletes, auditing each change', async () => {

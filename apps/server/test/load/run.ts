@@ -22,7 +22,7 @@ const perKind = () =>
 
 const db = await createDatabase('wfc_load');
 log(`database ${db.name} on ${new URL(BASE_DATABASE_URL).host}`);
-// No ADMIN_PASSWORD: the first start must generate one and print it once (DECISIONS.md section 1).
+// No ADMIN_PASSWORD: the first start must generate one and print it once.
 const server = await startServer(db.url, { ADMIN_PASSWORD: '' });
 try {
   const printed = server.lines.map((l) => /generated password: (\S+)/.exec(l)?.[1]).find(Boolean);

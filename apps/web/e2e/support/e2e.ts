@@ -3,21 +3,15 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { inArray } from 'drizzle-orm';
+import {
+  ADMIN_PASSWORD,
+  ADMIN_USERNAME,
+  createTestApp,
+  type Database,
+  sharedFixture,
+  type TestUser,
+} from '@wfc/server/testing';
 import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
-import { buildApp } from '../../../server/src/app.ts';
-import { hashPassword } from '../../../server/src/auth/passwords.ts';
-import { bootstrap } from '../../../server/src/bootstrap.ts';
-import { testConfig } from '../../../server/src/config/config.ts';
-import type { Database } from '../../../server/src/db/client.ts';
-import { permissions, rolePermissions, roles, users } from '../../../server/src/db/schema/index.ts';
-import { newCode } from '../../../server/src/resources/codes.ts';
-import { makeServices, watchChanges } from '../../../server/src/services.ts';
-import { freshDatabase } from '../../../server/test/support/db.ts';
-
-export const ADMIN_USERNAME = 'admin';
-export const ADMIN_PASSWORD = 'admin-password-1';
-export const USER_PASSWORD = 'user-password-1';
 
 export const DESKTOP = { width: 1366, height: 900 } as const;
 export const PHONE = { width: 390, height: 844 } as const;
@@ -39,13 +33,6 @@ export interface AxeViolation {
   nodes: { target: string[]; failureSummary?: string }[];
 }
 
-export interface CreatedUser {
-  username: string;
-  password: string;
-  userCode: string;
-  roleCode: string;
-}
-
 export interface E2E {
   baseURL: string;
   browser: Browser;
@@ -54,8 +41,8 @@ export interface E2E {
   newPage(opts?: NewPageOptions): Promise<Page>;
   /** Signs in through the login screen and waits for the home route. */
   login(page: Page, username?: string, password?: string): Promise<void>;
-  /** A user whose role holds exactly these permissions (password USER_PASSWORD). */
-  createUserWith(permissionNames: string[]): Promise<CreatedUser>;
+  /** A user whose role holds exactly these permissions; `login` signs it in with its name and password. */
+  userWith(permissionNames: readonly string[]): Promise<TestUser>;
   /** Full-page PNGs at desktop and phone widths into apps/web/screenshots/; returns their paths. */
   screenshot(page: Page, name: string): Promise<string[]>;
   /** Serious and critical axe violations of the page as it is now. */
@@ -81,23 +68,19 @@ export async function startE2E(): Promise<E2E> {
   if (!existsSync(join(WEB_DIST, 'index.html'))) {
     throw new Error(`No built web app in ${WEB_DIST}: run \`npm run build -w @wfc/web\` first`);
   }
-  const handle = await freshDatabase();
-  await bootstrap(handle.db, ADMIN_PASSWORD);
-  // With the change watch, as the server runs: lists are kept until their tables change.
-  const app = await buildApp(makeServices(handle.db, testConfig({ WEB_DIST }), await watchChanges(handle)));
-  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  const server = await createTestApp({ WEB_DIST });
+  const address = await server.app.listen({ port: 0, host: '127.0.0.1' });
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     headless: true,
     args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu', '--disable-dev-shm-usage'],
   });
   const cspBypassed = new WeakSet<Page>();
-  let userCounter = 0;
 
   const e2e: E2E = {
     baseURL: address,
     browser,
-    db: handle.db,
+    db: server.handle.db,
 
     async newPage(opts = {}) {
       const contextOptions: BrowserContextOptions = {
@@ -121,32 +104,7 @@ export async function startE2E(): Promise<E2E> {
       await page.getByRole('heading', { level: 1, name: /^Welcome/ }).waitFor();
     },
 
-    async createUserWith(permissionNames) {
-      const roleCode = newCode('ROLE-');
-      const username = `e2e_user_${++userCounter}_${Date.now() % 100_000}`;
-      await handle.db.insert(roles).values({ roleCode, roleName: `E2E role ${username}` });
-      if (permissionNames.length > 0) {
-        const found = await handle.db
-          .select({ permissionCode: permissions.permissionCode })
-          .from(permissions)
-          .where(inArray(permissions.permissionName, permissionNames));
-        if (found.length !== permissionNames.length) {
-          throw new Error(`Unknown permission among ${permissionNames.join(', ')}`);
-        }
-        await handle.db
-          .insert(rolePermissions)
-          .values(found.map((p) => ({ roleCode, permissionCode: p.permissionCode })));
-      }
-      const userCode = newCode('USER-');
-      await handle.db.insert(users).values({
-        userCode,
-        username,
-        email: `${username}@example.com`,
-        passwordHash: await hashPassword(USER_PASSWORD),
-        roleCode,
-      });
-      return { username, password: USER_PASSWORD, userCode, roleCode };
-    },
+    userWith: (permissionNames) => server.userWith(permissionNames, { signIn: 'none' }),
 
     async screenshot(page, name) {
       mkdirSync(SCREENSHOT_DIR, { recursive: true });
@@ -186,12 +144,14 @@ export async function startE2E(): Promise<E2E> {
 
     async close() {
       await browser.close();
-      await app.close();
-      await handle.close();
+      await server.close();
     },
   };
   return e2e;
 }
+
+/** One server and browser for the file's tests: started before them, closed after them. */
+export const sharedE2E = () => sharedFixture(startE2E);
 
 /** Readable one-line-per-node summary for assertion messages. */
 export function describeViolations(violations: AxeViolation[]): string {

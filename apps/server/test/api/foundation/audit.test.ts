@@ -1,19 +1,15 @@
 import { asc, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { allRoutes } from '../../../src/app.ts';
 import { audits, roles, users } from '../../../src/db/schema/index.ts';
-import { ADMIN_PASSWORD, createTestApp, type TestApp } from '../../support/app.ts';
+import { ADMIN_PASSWORD, sharedTestApp } from '../../support/app.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = sharedTestApp();
 
 const authAudits = () =>
   t.handle.db.select().from(audits).where(eq(audits.collection, 'auth')).orderBy(asc(audits.id));
 
-describe('audit of sign-in, failed sign-in and sign-out (DECISIONS.md section 4)', () => {
+describe('audit of sign-in, failed sign-in and sign-out', () => {
   it('records each with its user and time, and never the password', async () => {
     const [admin] = await t.handle.db.select().from(users).where(eq(users.username, 'admin'));
     const started = Date.now();
@@ -105,7 +101,7 @@ describe('refused requests are security events', () => {
     t.handle.db.select().from(audits).where(eq(audits.collection, 'security')).orderBy(asc(audits.id));
 
   it('records a missing permission (403) with the user, route, reason and address', async () => {
-    const viewer = await t.userWith(['VIEW_GENDERS'], 'refused_viewer');
+    const viewer = await t.userWith(['VIEW_GENDERS'], { username: 'refused_viewer' });
     const before = (await securityAudits()).length;
     expect((await t.post('CreateGender', { genderName: 'Nope' }, viewer.cookie)).statusCode).toBe(403);
     const rows = (await securityAudits()).slice(before);

@@ -11,7 +11,7 @@ import { type DbHandle, openDatabase } from '../../../src/db/client.ts';
 import { migrate } from '../../../src/db/migrate.ts';
 import { permissions, rolePermissions, roles, users } from '../../../src/db/schema/index.ts';
 import { makeServices } from '../../../src/services.ts';
-import { formEncode } from '../../support/app.ts';
+import { formEncode } from '../../support/requests.ts';
 
 const BASE_URL = process.env.DATABASE_URL;
 const cleanups: (() => Promise<void>)[] = [];

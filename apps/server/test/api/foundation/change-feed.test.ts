@@ -1,17 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { escapeLike } from '../../../src/resources/list-query.ts';
 import { rows } from '../../../src/seed/sql.ts';
-import { createTestApp, type TestApp } from '../../support/app.ts';
+import { sharedTestApp } from '../../support/app.ts';
 
-let t: TestApp;
+const t = sharedTestApp();
 let admin: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
   admin = await t.login();
-}, 120_000);
-afterAll(() => t.close());
+});
 
 describe('change notifications', () => {
   it('come from every table', async () => {
@@ -49,7 +47,7 @@ describe('audit keyword over few-valued columns', () => {
     await t.settle();
   });
 
-  /** DECISIONS.md section 2: a substring of the action, the collection or the username. */
+  /** The keyword matches part of the action, the collection or the username. */
   async function expected(keyword: string) {
     const p = `%${escapeLike(keyword)}%`;
     const found = await rows<{ audit_code: string }>(

@@ -1,25 +1,23 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { allRoutes, buildApp } from '../../../src/app.ts';
 import { testConfig } from '../../../src/config/config.ts';
 import { openDatabase } from '../../../src/db/client.ts';
 import { genders } from '../../../src/db/schema/index.ts';
 import { makeServices } from '../../../src/services.ts';
-import { createTestApp, type TestApp } from '../../support/app.ts';
-import { expectEnvelope } from '../security/helpers.ts';
+import { sharedTestApp } from '../../support/app.ts';
+import { expectEnvelope } from '../../support/envelope.ts';
 
-let t: TestApp;
+const t = sharedTestApp();
 let admin: string;
 beforeAll(async () => {
-  t = await createTestApp();
   admin = await t.login();
 });
-afterAll(() => t.close());
 
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
 
 describe('the envelope: HTTP status equals statusCode on every kind of answer', () => {
-  it('200 with the success message of SPEC.md section 8', async () => {
+  it('200 with the success message the contract names', async () => {
     const body = expectEnvelope(await t.post('CreateGender', { genderName: 'Envelope' }, admin), 200);
     expect(body.message).toBe('Gender created successfully');
     const list = expectEnvelope(await t.get('GetGenders', admin), 200);

@@ -1,17 +1,18 @@
 import { ALL_PERMISSION_NAMES } from '@wfc/contract';
 import { asc, eq, ne } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { audits, rolePermissions, roles, users } from '../../../src/db/schema/index.ts';
-import { createTestApp, type TestApp } from '../../support/app.ts';
-import { expectError, expectOk, type Json, lastAudit, names, permissionCodes } from './support.ts';
+import { sharedTestApp } from '../../support/app.ts';
+import { expectError, expectOk } from '../../support/envelope.ts';
+import { type Json, lastAudit, names, permissionCodes } from './support.ts';
 
 /**
  * Delegation: nobody gives what they do not hold. Each refusal is a 403 that says why and leaves
  * every user, role, permission link and audit record exactly as it was.
  */
 
-let t: TestApp;
+const t = sharedTestApp();
 let admin: string;
 let adminRoleCode: string;
 let emptyRoleCode: string;
@@ -29,7 +30,6 @@ const GRANT = 'You cannot grant permissions you do not hold';
 const OWN_ROLE = 'You cannot change your own role';
 
 beforeAll(async () => {
-  t = await createTestApp();
   admin = await t.login();
   const [row] = await t.handle.db.select().from(users).where(eq(users.username, 'admin'));
   adminRoleCode = row.roleCode;
@@ -51,7 +51,6 @@ beforeAll(async () => {
     'User created successfully',
   ).data;
 });
-afterAll(() => t.close());
 
 /** Everything a refused change could have touched. */
 async function state() {

@@ -1,23 +1,22 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { employees } from '../../../src/db/schema/index.ts';
-import { createTestApp, type TestApp } from '../../support/app.ts';
-import { expectError, expectOk, type Json, lastAudit, names } from './support.ts';
+import { sharedTestApp } from '../../support/app.ts';
+import { expectError, expectOk } from '../../support/envelope.ts';
+import { type Json, lastAudit, names } from './support.ts';
 
-let t: TestApp;
+const t = sharedTestApp();
 let admin: string;
 let sales: Json;
 let support: Json;
 let roleCode: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
   admin = await t.login();
   sales = (await t.post('CreateDepartment', { name: 'Sales' }, admin)).json().data;
   support = (await t.post('CreateDepartment', { name: 'Support' }, admin)).json().data;
   roleCode = (await t.post('CreateRole', { roleName: 'Staff' }, admin)).json().data.roleCode;
 });
-afterAll(() => t.close());
 
 async function user(username: string) {
   const res = await t.post(

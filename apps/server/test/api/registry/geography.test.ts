@@ -1,17 +1,16 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { cities, countries, states } from '../../../src/db/schema/index.ts';
-import { createTestApp, type TestApp } from '../../support/app.ts';
-import { expectError, expectOk, type Json, lastAudit, names } from './support.ts';
+import { sharedTestApp } from '../../support/app.ts';
+import { expectError, expectOk } from '../../support/envelope.ts';
+import { type Json, lastAudit, names } from './support.ts';
 
-let t: TestApp;
+const t = sharedTestApp();
 let admin: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
   admin = await t.login();
 });
-afterAll(() => t.close());
 
 async function country(name: string, iso2: string, iso3: string) {
   return expectOk(await t.post('CreateCountry', { name, iso2, iso3 }, admin), 'Country created successfully')

@@ -1,18 +1,17 @@
 import { ALL_PERMISSION_NAMES, PERMISSION_CATALOGUE } from '@wfc/contract';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { audits } from '../../../src/db/schema/index.ts';
-import { createTestApp, type TestApp } from '../../support/app.ts';
-import { expectError, expectNoSecrets, expectOk, type Json, names, permissionCodes } from './support.ts';
+import { sharedTestApp } from '../../support/app.ts';
+import { expectError, expectOk } from '../../support/envelope.ts';
+import { expectNoSecrets, type Json, names, permissionCodes } from './support.ts';
 
-let t: TestApp;
+const t = sharedTestApp();
 let admin: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
   admin = await t.login();
 });
-afterAll(() => t.close());
 
 describe('permissions', () => {
   it('lists the whole catalogue with underscore names, searchable and sortable', async () => {

@@ -1,11 +1,10 @@
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { profilePictures, profiles } from '../../../src/db/schema/index.ts';
-import { createTestApp, type TestApp } from '../../support/app.ts';
+import { sharedTestApp } from '../../support/app.ts';
+import { expectError, expectOk } from '../../support/envelope.ts';
 import {
-  expectError,
-  expectOk,
   type FilePart,
   hugeHeaderPng,
   type Json,
@@ -17,7 +16,7 @@ import {
   postMultipart,
 } from './support.ts';
 
-let t: TestApp;
+const t = sharedTestApp();
 let admin: string;
 let genderCode: string;
 let otherGenderCode: string;
@@ -34,7 +33,6 @@ let personRoleCode: string;
 const TYPE_MESSAGE = 'File type must be jpg, jpeg, png or webp';
 
 beforeAll(async () => {
-  t = await createTestApp();
   admin = await t.login();
   genderCode = (await t.post('CreateGender', { genderName: 'Female' }, admin)).json().data.genderCode;
   otherGenderCode = (await t.post('CreateGender', { genderName: 'Male' }, admin)).json().data.genderCode;
@@ -55,7 +53,6 @@ beforeAll(async () => {
   png = await pngImage();
   personRoleCode = (await t.post('CreateRole', { roleName: 'Person' }, admin)).json().data.roleCode;
 });
-afterAll(() => t.close());
 
 let userCounter = 0;
 async function newUser() {

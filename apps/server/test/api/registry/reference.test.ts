@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   departments,
   employees,
@@ -8,17 +8,16 @@ import {
   skills,
 } from '../../../src/db/schema/index.ts';
 import { newCode } from '../../../src/resources/codes.ts';
-import { createTestApp, type TestApp } from '../../support/app.ts';
-import { expectError, expectOk, type Json, lastAudit, names } from './support.ts';
+import { sharedTestApp } from '../../support/app.ts';
+import { expectError, expectOk } from '../../support/envelope.ts';
+import { type Json, lastAudit, names } from './support.ts';
 
-let t: TestApp;
+const t = sharedTestApp();
 let admin: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
   admin = await t.login();
 });
-afterAll(() => t.close());
 
 describe('departments', () => {
   it('creates, reads, updates and deletes, auditing each change', async () => {

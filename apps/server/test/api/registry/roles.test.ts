@@ -1,29 +1,20 @@
 import { ALL_PERMISSION_NAMES } from '@wfc/contract';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { rolePermissions, roles, users } from '../../../src/db/schema/index.ts';
-import { createTestApp, type TestApp } from '../../support/app.ts';
-import {
-  expectError,
-  expectNoSecrets,
-  expectOk,
-  type Json,
-  lastAudit,
-  names,
-  permissionCodes,
-} from './support.ts';
+import { sharedTestApp } from '../../support/app.ts';
+import { expectError, expectOk } from '../../support/envelope.ts';
+import { expectNoSecrets, type Json, lastAudit, names, permissionCodes } from './support.ts';
 
-let t: TestApp;
+const t = sharedTestApp();
 let admin: string;
 let adminRoleCode: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
   admin = await t.login();
   const [row] = await t.handle.db.select().from(users).where(eq(users.username, 'admin'));
   adminRoleCode = row.roleCode;
 });
-afterAll(() => t.close());
 
 const storedPermissionCodes = async (roleCode: string) =>
   (await t.handle.db.select().from(rolePermissions).where(eq(rolePermissions.roleCode, roleCode)))

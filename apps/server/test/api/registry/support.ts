@@ -4,7 +4,8 @@ import type { LightMyRequestResponse } from 'fastify';
 import sharp from 'sharp';
 import { expect } from 'vitest';
 import { audits, permissions } from '../../../src/db/schema/index.ts';
-import { formEncode, type TestApp } from '../../support/app.ts';
+import type { TestApp } from '../../support/app.ts';
+import { formEncode } from '../../support/requests.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -120,27 +121,6 @@ export function expectNoSecrets(value: unknown) {
   // `passwordChanged: true` records that a password was reset, never what it was.
   expect(text).not.toMatch(/password(?!Changed)/i);
   expect(text).not.toContain('$argon2');
-}
-
-export function expectOk(res: LightMyRequestResponse, message: string) {
-  const body = res.json();
-  expect({
-    status: res.statusCode,
-    statusCode: body.statusCode,
-    message: body.message,
-    errors: body.errors,
-  }).toEqual({ status: 200, statusCode: 200, message, errors: undefined });
-  return body;
-}
-
-export function expectError(res: LightMyRequestResponse, status: number, message: string) {
-  const body = res.json();
-  expect({ status: res.statusCode, statusCode: body.statusCode, message: body.message }).toEqual({
-    status,
-    statusCode: status,
-    message,
-  });
-  return body;
 }
 
 export const names = (rows: Json[], key = 'name') => rows.map((r) => r[key]);

@@ -1,11 +1,13 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { audits, employees, sessions, users } from '../../../src/db/schema/index.ts';
 import { newCode } from '../../../src/resources/codes.ts';
-import { ADMIN_PASSWORD, createTestApp, type TestApp } from '../../support/app.ts';
-import { auditsOf, expectError, expectNoSecrets, expectOk, type Json, lastAudit, names } from './support.ts';
+import { ADMIN_PASSWORD, sharedTestApp } from '../../support/app.ts';
+import { expectError, expectOk } from '../../support/envelope.ts';
+import { USER_PASSWORD } from '../../support/users.ts';
+import { auditsOf, expectNoSecrets, type Json, lastAudit, names } from './support.ts';
 
-let t: TestApp;
+const t = sharedTestApp();
 let admin: string;
 let adminRoleCode: string;
 let plainRoleCode: string;
@@ -13,13 +15,11 @@ let plainRoleCode: string;
 const GOOD_PASSWORD = 'correct-horse-42';
 
 beforeAll(async () => {
-  t = await createTestApp();
   admin = await t.login();
   const [row] = await t.handle.db.select().from(users).where(eq(users.username, 'admin'));
   adminRoleCode = row.roleCode;
   plainRoleCode = (await t.post('CreateRole', { roleName: 'Plain' }, admin)).json().data.roleCode;
 });
-afterAll(() => t.close());
 
 const register = (body: Json, cookie = admin) => t.post('register', body, cookie);
 
@@ -325,8 +325,8 @@ describe('UpdateUser', () => {
   });
 
   it("a new password ends the user's other sessions and keeps the editor's own", async () => {
-    const self = await t.userWith(['UPDATE_USER'], 'selfedit');
-    const other = await t.login('selfedit', 'user-password-1');
+    const self = await t.userWith(['UPDATE_USER'], { username: 'selfedit' });
+    const other = await t.login('selfedit', USER_PASSWORD);
     const roleCode = self.roleCode;
     const res = await t.post(
       'UpdateUser',
@@ -358,13 +358,7 @@ describe('UpdateUser', () => {
     expect(after).toEqual([]);
     // The records say that a password changed (passwordChanged), never what it became.
     const audited = JSON.stringify(await auditsOf(t, 'users'));
-    for (const secret of [
-      'brand-new-pass-7',
-      'another-pass-99',
-      'user-password-1',
-      '$argon2',
-      'passwordHash',
-    ])
+    for (const secret of ['brand-new-pass-7', 'another-pass-99', USER_PASSWORD, '$argon2', 'passwordHash'])
       expect(audited).not.toContain(secret);
   });
 
@@ -475,8 +469,8 @@ describe('DeleteUser', () => {
 
 describe('two managers demoting each other at once', () => {
   it('lets exactly one of the changes through', async () => {
-    const a = await t.userWith(['UPDATE_ROLE', 'UPDATE_USER', 'VIEW_USERS'], 'manager-a');
-    const b = await t.userWith(['UPDATE_ROLE', 'UPDATE_USER', 'VIEW_USERS'], 'manager-b');
+    const a = await t.userWith(['UPDATE_ROLE', 'UPDATE_USER', 'VIEW_USERS'], { username: 'manager-a' });
+    const b = await t.userWith(['UPDATE_ROLE', 'UPDATE_USER', 'VIEW_USERS'], { username: 'manager-b' });
     const [adminRow] = await t.handle.db.select().from(users).where(eq(users.username, 'admin'));
     expectOk(
       await t.post(

@@ -1,18 +1,14 @@
 import { ALL_PERMISSION_NAMES } from '@wfc/contract';
 import Fastify from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { allRoutes } from '../../../src/app.ts';
 import { testConfig } from '../../../src/config/config.ts';
 import { type Access, type ApiRoute, anyOf, registerApiRoutes } from '../../../src/http/routes.ts';
 import { makeServices } from '../../../src/services.ts';
-import { createTestApp, type TestApp } from '../../support/app.ts';
-import { expectEnvelope, sessionWith } from './helpers.ts';
+import { sharedTestApp } from '../../support/app.ts';
+import { expectEnvelope } from '../../support/envelope.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = sharedTestApp();
 
 const routes = allRoutes();
 const label = (r: ApiRoute) => `${r.method} /api/${r.path}`;
@@ -36,7 +32,7 @@ const sessions = new Map<string, string>();
 async function cookieFor(names: readonly string[], fresh = false) {
   const key = [...names].sort().join(',');
   if (!fresh && sessions.has(key)) return sessions.get(key)!;
-  const { cookie } = await sessionWith(t.handle.db, names);
+  const { cookie } = await t.userWith(names, { signIn: 'session' });
   if (!fresh) sessions.set(key, cookie);
   return cookie;
 }
@@ -92,7 +88,7 @@ describe('every route declares who may call it', () => {
     await app.close();
   });
 
-  it('create, update and delete each need exactly the matching permission (DECISIONS.md section 3)', () => {
+  it('create, update and delete each need exactly the matching permission', () => {
     const writes = routes.filter((r) => /^(Create|Update|Delete)[A-Z]/.test(r.path) || r.path === 'register');
     expect(writes.length).toBeGreaterThan(25);
     for (const r of writes) {

@@ -6,17 +6,17 @@ import { testConfig } from '../../../src/config/config.ts';
 import { genders, sessions } from '../../../src/db/schema/index.ts';
 import type { ApiRoute } from '../../../src/http/routes.ts';
 import { makeServices } from '../../../src/services.ts';
-import { ADMIN_PASSWORD, createTestApp, formEncode, type TestApp } from '../../support/app.ts';
-import { expectEnvelope, fingerprint } from './helpers.ts';
+import { ADMIN_PASSWORD, sharedTestApp } from '../../support/app.ts';
+import { expectEnvelope } from '../../support/envelope.ts';
+import { formEncode } from '../../support/requests.ts';
+import { fingerprint } from './helpers.ts';
 
-let t: TestApp;
+const t = sharedTestApp();
 let admin: string;
 beforeAll(async () => {
-  t = await createTestApp();
   admin = await t.login();
   await t.post('CreateGender', { genderName: 'Existing' }, admin);
 });
-afterAll(() => t.close());
 
 const routes = allRoutes();
 const url = (r: ApiRoute) =>

@@ -4,8 +4,8 @@ import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../support/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedTestApp } from '../../support/app.ts';
 
 /*
  * A client must not be able to hold the event loop: a health check keeps answering promptly while
@@ -13,17 +13,15 @@ import { createTestApp, type TestApp } from '../../support/app.ts';
  * so bodies are streamed, read and refused exactly as in production.
  */
 
-let t: TestApp;
+const t = sharedTestApp();
 let base: string;
 beforeAll(async () => {
-  t = await createTestApp();
   await t.app.listen({ host: '127.0.0.1', port: 0 });
   base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   // The first answers of a new server include compiling its code paths: not what is measured.
   for (let i = 0; i < 20; i++) await send('GET', '/api/health');
   await send('POST', '/api/CreateGender', '{}', { 'content-type': 'application/json' });
 });
-afterAll(() => t.close());
 
 interface Answer {
   status: number;

@@ -1,12 +1,13 @@
 import { ALL_PERMISSION_NAMES } from '@wfc/contract';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ZodType } from 'zod';
 import { allRoutes } from '../../../src/app.ts';
 import type { ApiRoute } from '../../../src/http/routes.ts';
-import { createTestApp, type TestApp } from '../../support/app.ts';
+import { sharedTestApp } from '../../support/app.ts';
+import { expectEnvelope } from '../../support/envelope.ts';
 import { junk } from '../../unit/security/arbitraries.ts';
-import { expectEnvelope, multipartBody, sessionWith } from './helpers.ts';
+import { multipartBody } from './helpers.ts';
 
 /**
  * Random requests per endpoint family. CI sends a few hundred per family; set FUZZ_RUNS=10000 for
@@ -14,13 +15,11 @@ import { expectEnvelope, multipartBody, sessionWith } from './helpers.ts';
  */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 250);
 
-let t: TestApp;
+const t = sharedTestApp();
 let admin: string;
 beforeAll(async () => {
-  t = await createTestApp();
-  admin = (await sessionWith(t.handle.db, ALL_PERMISSION_NAMES, 'fuzzer')).cookie;
+  admin = (await t.userWith(ALL_PERMISSION_NAMES, { signIn: 'session' })).cookie;
 });
-afterAll(() => t.close());
 
 const routes = allRoutes();
 const family = (test: (r: ApiRoute) => boolean) => routes.filter(test);
@@ -123,7 +122,7 @@ describe(`random requests per endpoint family never give a 5xx (${RUNS} per fami
             async ({ i, req }) => {
               const r = members[i];
               const cookie =
-                r.path === 'logout' ? (await sessionWith(t.handle.db, [], 'leaver')).cookie : admin;
+                r.path === 'logout' ? (await t.userWith([], { signIn: 'session' })).cookie : admin;
               const path = r.path.replace(/:(\w+)/g, (_m, n: string) =>
                 n === 'variant' ? 'thumbnail' : 'PROFILE-X',
               );

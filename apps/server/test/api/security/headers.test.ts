@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/app.ts';
 import { testConfig } from '../../../src/config/config.ts';
 import { makeServices } from '../../../src/services.ts';
-import { createTestApp, type TestApp } from '../../support/app.ts';
+import { sharedTestApp } from '../../support/app.ts';
 
-let t: TestApp;
+const t = sharedTestApp();
 let web: FastifyInstance;
 let secureWeb: FastifyInstance;
 let admin: string;
@@ -22,7 +22,6 @@ beforeAll(async () => {
     '<!doctype html><html><head><script type="module" nonce="__CSP_NONCE__" src="/app.js"></script></head><body></body></html>',
   );
   writeFileSync(join(dist, 'app.js'), 'console.log(1)');
-  t = await createTestApp();
   admin = await t.login();
   web = await buildApp(makeServices(t.handle.db, testConfig({ WEB_DIST: `${dist}/` })));
   secureWeb = await buildApp(
@@ -32,7 +31,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await web.close();
   await secureWeb.close();
-  await t.close();
   rmSync(dist, { recursive: true, force: true });
 });
 

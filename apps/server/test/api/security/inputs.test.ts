@@ -1,25 +1,23 @@
 import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../../src/auth/passwords.ts';
 import { departments, genders, permissions, roles, users } from '../../../src/db/schema/index.ts';
-import { createTestApp, type TestApp } from '../../support/app.ts';
+import { sharedTestApp } from '../../support/app.ts';
+import { expectEnvelope } from '../../support/envelope.ts';
 import { inputs, junk } from '../../unit/security/arbitraries.ts';
-import { expectEnvelope } from './helpers.ts';
 
-let t: TestApp;
+const t = sharedTestApp();
 let admin: string;
 let roleCode: string;
 let permissionCodes: string[];
 beforeAll(async () => {
-  t = await createTestApp();
   admin = await t.login();
   [{ roleCode }] = await t.handle.db.select({ roleCode: roles.roleCode }).from(roles);
   permissionCodes = (await t.handle.db.select({ c: permissions.permissionCode }).from(permissions)).map(
     (r) => r.c,
   );
 });
-afterAll(() => t.close());
 
 type Body = Record<string, unknown>;
 let serial = 0;
@@ -252,6 +250,23 @@ describe('hostile shapes are refused cleanly', () => {
       await raw('POST', '/api/CreateGender', '{"genderName":"Apart","x":[{"k":1},{"k":2}]}', JSON_TYPE),
       200,
     );
+  });
+
+  it('a 400 lists at most 1,000 field errors, however many there are', async () => {
+    const performances = Array.from({ length: 60 }, (_, e) => ({
+      employeeCode: `EMP-NOSUCH${e}`,
+      date: '2026-01-05',
+      performancePerSkill: Array.from({ length: 20 }, (_s, k) => ({
+        skillCode: `SKILL-NOSUCH${k}`,
+        pointsEarned: '5',
+      })),
+    }));
+    const res = expectEnvelope(
+      await raw('POST', '/api/CreateUpdatePerformances', JSON.stringify({ performances }), JSON_TYPE),
+      400,
+    );
+    expect(res.errors).toHaveLength(1000);
+    expect(res.errors?.[0]).toEqual({ field: 'performances.0.employeeCode', message: 'Employee not found' });
   });
 
   it('a JSON body with more values than its size allows: 413 before it is parsed', async () => {

@@ -1,27 +1,25 @@
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/app.ts';
 import { throttleKeys } from '../../../src/auth/throttle.ts';
 import { type Config, loadConfig, testConfig } from '../../../src/config/config.ts';
 import { loginThrottle } from '../../../src/db/schema/index.ts';
 import { makeServices } from '../../../src/services.ts';
-import { createTestApp, formEncode, type TestApp } from '../../support/app.ts';
-import { expectEnvelope } from './helpers.ts';
+import { ADMIN_PASSWORD, sharedTestApp } from '../../support/app.ts';
+import { expectEnvelope } from '../../support/envelope.ts';
+import { formEncode } from '../../support/requests.ts';
+import { USER_PASSWORD } from '../../support/users.ts';
 
-let t: TestApp;
+const t = sharedTestApp();
 const extraApps: FastifyInstance[] = [];
 const USER_LIMIT = 5;
 const WINDOW_MINUTES = 15;
-const RIGHT = 'user-password-1';
+const RIGHT = USER_PASSWORD;
 const TOO_MANY = 'Too many failed sign-in attempts; try again later';
 
-beforeAll(async () => {
-  t = await createTestApp();
-});
 afterAll(async () => {
   for (const a of extraApps) await a.close();
-  await t.close();
 });
 
 /** Another server on the same database with other throttle settings. */
@@ -83,7 +81,7 @@ describe('sign-in throttling per account and address', () => {
   const A = '192.0.2.10';
 
   it('answers 429 with Retry-After once the limit is reached, even to the right password', async () => {
-    const victim = await t.userWith([], 'victim');
+    const victim = await t.userWith([], { username: 'victim' });
     expect(victim.cookie).toMatch(/^sid=/);
     for (let i = 0; i < USER_LIMIT; i++) {
       const res = await attempt('victim', `wrong-password-${i}`, A);
@@ -94,7 +92,7 @@ describe('sign-in throttling per account and address', () => {
     // The same name in other letter case or padding is the same account.
     expect((await attempt('  VICTIM ', RIGHT, A)).statusCode).toBe(429);
     // Another account from the same address is not affected.
-    expect((await attempt('admin', 'admin-password-1', A)).statusCode).toBe(200);
+    expect((await attempt('admin', ADMIN_PASSWORD, A)).statusCode).toBe(200);
   });
 
   it('an attacker failing from another address does not lock the real user out at theirs', async () => {
@@ -113,7 +111,7 @@ describe('sign-in throttling per account and address', () => {
   });
 
   it('after a block lifts allows one more try, whose failure blocks twice as long, up to the window', async () => {
-    await t.userWith([], 'slowpoke');
+    await t.userWith([], { username: 'slowpoke' });
     const ip = '192.0.2.20';
     const key = pairKey('slowpoke', ip);
     for (let i = 0; i < USER_LIMIT; i++)
@@ -131,7 +129,7 @@ describe('sign-in throttling per account and address', () => {
   });
 
   it('forgets the count only after a whole window without attempts', async () => {
-    await t.userWith([], 'typist');
+    await t.userWith([], { username: 'typist' });
     const ip = '192.0.2.30';
     const key = pairKey('typist', ip);
     for (let i = 0; i < USER_LIMIT - 1; i++)
@@ -150,7 +148,7 @@ describe('sign-in throttling per account and address', () => {
   });
 
   it('counts attempts in flight: a burst of 100 verifies no more passwords than the limit', async () => {
-    await t.userWith([], 'racer');
+    await t.userWith([], { username: 'racer' });
     const ip = '192.0.2.40';
     const responses = await Promise.all(
       Array.from({ length: 100 }, (_, i) => attempt('racer', i === 29 ? RIGHT : `guess-${i}-password`, ip)),
@@ -172,13 +170,13 @@ describe('sign-in throttling per address', () => {
     const ip = '10.9.8.7';
     // Successes give their attempt back: they never use up the address's allowance.
     for (let i = 0; i < 4; i++)
-      expect((await attempt('admin', 'admin-password-1', ip, strict)).statusCode).toBe(200);
+      expect((await attempt('admin', ADMIN_PASSWORD, ip, strict)).statusCode).toBe(200);
     expect((await throttleRow(`ip:${ip}`)).attempts).toBe(0);
     for (let i = 0; i < 3; i++)
       expect((await attempt(`spray${i}`, 'password-123', ip, strict)).statusCode).toBe(401);
-    expectRefused(await attempt('admin', 'admin-password-1', ip, strict), 60);
+    expectRefused(await attempt('admin', ADMIN_PASSWORD, ip, strict), 60);
     // Other addresses still sign in.
-    expect((await attempt('admin', 'admin-password-1', '10.9.8.8', strict)).statusCode).toBe(200);
+    expect((await attempt('admin', ADMIN_PASSWORD, '10.9.8.8', strict)).statusCode).toBe(200);
   });
 
   it('counts attempts in flight, and refunds a refused attempt on its other keys', async () => {
@@ -187,7 +185,7 @@ describe('sign-in throttling per address', () => {
     const responses = await Promise.all(
       Array.from({ length: 100 }, (_, i) =>
         i === 29
-          ? attempt('admin', 'admin-password-1', ip, strict)
+          ? attempt('admin', ADMIN_PASSWORD, ip, strict)
           : attempt(`burst${i}`, 'password-123', ip, strict),
       ),
     );
@@ -213,7 +211,7 @@ describe('sign-in throttling per account across addresses', () => {
   it('stops a guess spread over many addresses, while an address the user signed in from still works', async () => {
     const strict = await appWith({ LOGIN_MAX_FAILURES_PER_ACCOUNT: 6 });
     // Signing up signs in from 127.0.0.1: that address is now known for the account.
-    await t.userWith([], 'target');
+    await t.userWith([], { username: 'target' });
     for (let i = 1; i <= 6; i++)
       expect((await attempt('target', 'guess-password-1', `198.51.100.${i}`, strict)).statusCode).toBe(401);
     expectRefused(await attempt('target', RIGHT, '198.51.100.7', strict), 60);
@@ -231,7 +229,7 @@ describe('sign-in throttling per account across addresses', () => {
 
   it('holds against a burst from many addresses at once', async () => {
     const strict = await appWith({ LOGIN_MAX_FAILURES_PER_ACCOUNT: 6 });
-    await t.userWith([], 'target2');
+    await t.userWith([], { username: 'target2' });
     const responses = await Promise.all(
       Array.from({ length: 60 }, (_, i) =>
         attempt('target2', i === 29 ? RIGHT : 'guess-password-1', `198.51.101.${i + 1}`, strict),

@@ -6,25 +6,22 @@ import { createSession, hashSessionId, resolveSession } from '../../../src/auth/
 import { testConfig } from '../../../src/config/config.ts';
 import { permissions, rolePermissions, roles, sessions } from '../../../src/db/schema/index.ts';
 import { makeServices } from '../../../src/services.ts';
-import { ADMIN_PASSWORD, createTestApp, formEncode, type TestApp } from '../../support/app.ts';
+import { ADMIN_PASSWORD, sharedTestApp } from '../../support/app.ts';
+import { formEncode } from '../../support/requests.ts';
 
-let t: TestApp;
+const t = sharedTestApp();
 let secure: FastifyInstance;
 const IDLE_MINUTES = 30;
 const ABSOLUTE_HOURS = 12;
 
 beforeAll(async () => {
-  t = await createTestApp();
   // A second server on the same database, configured for HTTPS deployments.
   secure = await buildApp(
     makeServices(t.handle.db, testConfig({ WEB_DIST: '/nonexistent/', COOKIE_SECURE: true })),
   );
   await secure.ready();
 });
-afterAll(async () => {
-  await secure.close();
-  await t.close();
-});
+afterAll(() => secure.close());
 
 const setCookies = (res: LightMyRequestResponse): string[] => {
   const h = res.headers['set-cookie'];

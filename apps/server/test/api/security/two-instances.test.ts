@@ -6,13 +6,14 @@ import { bootstrap } from '../../../src/bootstrap.ts';
 import { testConfig } from '../../../src/config/config.ts';
 import { type DbHandle, openDatabase } from '../../../src/db/client.ts';
 import { makeServices, type Services, watchChanges } from '../../../src/services.ts';
-import { ADMIN_PASSWORD, formEncode } from '../../support/app.ts';
+import { ADMIN_PASSWORD } from '../../support/app.ts';
 import { freshDatabase } from '../../support/db.ts';
+import { formEncode } from '../../support/requests.ts';
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
 
 /**
- * DECISIONS.md section 1: any number of stateless instances may share one PostgreSQL database.
+ * Any number of stateless instances may share one PostgreSQL database.
  * PGlite lives inside one process, so there is no second instance to start there.
  */
 describe.skipIf(!onPostgres)(

@@ -1,38 +1,37 @@
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { profilePictures, profiles } from '../../../src/db/schema/index.ts';
 import { PICTURE_DECODES_AT_ONCE, pictureDecodes } from '../../../src/profiles/pictures.ts';
-import { createTestApp, type TestApp } from '../../support/app.ts';
+import { sharedTestApp } from '../../support/app.ts';
+import { expectEnvelope } from '../../support/envelope.ts';
 import { hugeHeaderPng } from '../registry/support.ts';
-import { expectEnvelope, multipartBody, sessionWith } from './helpers.ts';
+import { multipartBody } from './helpers.ts';
 
 /**
  * Attacks on the profile picture upload. The normal profile flow (types by bytes, EXIF removal,
  * picture replacement) is tested with the registry; this file tries to get hostile bytes stored
  * or served, or to make the server spend unbounded work.
  */
-let t: TestApp;
+const t = sharedTestApp();
 let admin: string;
 let genderCode: string;
 let png: Buffer;
 const TYPE_MESSAGE = 'File type must be jpg, jpeg, png or webp';
 
 beforeAll(async () => {
-  t = await createTestApp();
   admin = await t.login();
   genderCode = (await t.post('CreateGender', { genderName: 'Upload' }, admin)).json().data.genderCode;
   png = await sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 1, g: 2, b: 3 } } })
     .png()
     .toBuffer();
 });
-afterAll(() => t.close());
 
 async function upload(
   file: { filename: string; type: string; data: Buffer; name?: string } | undefined,
   extra: Record<string, string> = {},
 ) {
-  const { userCode } = await sessionWith(t.handle.db, [], 'owner');
+  const { userCode } = await t.userWith([], { signIn: 'session' });
   const { payload, contentType } = multipartBody(
     { firstName: 'Eve', lastName: 'Upload', genderCode, dob: '1990-01-01', userCode, ...extra },
     file,
@@ -234,7 +233,7 @@ describe('oversize and malformed multipart bodies', () => {
   });
 
   it('two files: 400; too many fields: 413', async () => {
-    const { userCode } = await sessionWith(t.handle.db, [], 'owner');
+    const { userCode } = await t.userWith([], { signIn: 'session' });
     const one = multipartBody(
       { firstName: 'A', lastName: 'B', genderCode, dob: '1990-01-01', userCode },
       { filename: 'a.png', type: 'image/png', data: png },

@@ -1,19 +1,19 @@
 import { userUpdateSchema } from '@wfc/contract';
 import { City, Country, State } from 'country-state-city';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { rebuildPerformanceRollups } from '../../../src/performance/rollups.ts';
 import { DEMO_PASSWORD, DEMO_ROLES, DEPARTMENTS, GENDERS, SKILLS } from '../../../src/seed/catalogue.ts';
 import { DEMO_ACCOUNTS, type DemoOptions, seedDemo } from '../../../src/seed/demo.ts';
 import { rows } from '../../../src/seed/sql.ts';
-import { createTestApp, type TestApp } from '../../support/app.ts';
+import { sharedTestApp } from '../../support/app.ts';
 
 const PEOPLE = 36;
 const DAYS = 40;
 // Small volumes keep the file quick; the embedded start uses the same code with the defaults.
 const OPTIONS: DemoOptions = { people: PEOPLE, days: DAYS, cityCountries: ['IE', 'NZ'] };
 
-let t: TestApp;
+const t = sharedTestApp();
 let first: Record<string, number>;
 let second: Record<string, number>;
 
@@ -28,11 +28,9 @@ function workdaysEndingToday(days: number) {
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
   first = await seedDemo(t.handle.db, OPTIONS);
   second = await seedDemo(t.handle.db, OPTIONS);
 }, 180_000);
-afterAll(() => t.close());
 
 describe('demo data', () => {
   it('loads the expected volumes', () => {

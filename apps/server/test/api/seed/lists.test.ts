@@ -1,18 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadGeography } from '../../../src/seed/geography.ts';
 import { rows } from '../../../src/seed/sql.ts';
-import { createTestApp, type TestApp } from '../../support/app.ts';
+import { sharedTestApp } from '../../support/app.ts';
 
-let t: TestApp;
+const t = sharedTestApp();
 let admin: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
   await loadGeography(t.handle.db, { cityCountries: ['GB', 'IE'] });
   admin = await t.login();
 }, 120_000);
-afterAll(() => t.close());
 
 interface City {
   cityCode: string;
@@ -21,7 +19,7 @@ interface City {
   country: { name: string };
 }
 
-/** What the keyword means (DECISIONS.md section 2), written as the plain join it replaces. */
+/** The keyword matches part of a city's, its state's or its country's name: the plain join it replaces. */
 async function expected(keyword: string) {
   return rows<{ city_code: string }>(
     t.handle.db,

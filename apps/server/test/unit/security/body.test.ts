@@ -8,7 +8,7 @@ import {
   MAX_PARAMETERS,
   parseBracketBody,
 } from '../../../src/http/body.ts';
-import { formEncode } from '../../support/app.ts';
+import { formEncode } from '../../support/requests.ts';
 
 /** Keys as forms use them: never numeric (qs reads those as array indexes) nor bracketed. */
 const key = fc.stringMatching(/^[a-zA-Z][a-zA-Z0-9_]{0,9}$/);

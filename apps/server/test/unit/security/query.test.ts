@@ -24,7 +24,7 @@ const rawQuery = fc.record(
   { requiredKeys: [] },
 );
 
-describe('normaliseListQuery (SPEC.md section 5)', () => {
+describe('normaliseListQuery', () => {
   it('applies every documented default to an empty query', () => {
     expect(normaliseListQuery({})).toEqual({
       keyword: '',

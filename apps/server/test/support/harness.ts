@@ -1,0 +1,11 @@
+/**
+ * What the browser tests need of the server, as `@wfc/server/testing`: the real app over a fresh,
+ * bootstrapped database, the user builder, and the tables and codes to seed data with.
+ */
+export { ADMIN_USERNAME } from '../../src/bootstrap.ts';
+export type { Database } from '../../src/db/client.ts';
+export * as schema from '../../src/db/schema/index.ts';
+export { newCode } from '../../src/resources/codes.ts';
+export { ADMIN_PASSWORD, createTestApp, type TestApp } from './app.ts';
+export { sharedFixture } from './fixture.ts';
+export type { TestUser } from './users.ts';
