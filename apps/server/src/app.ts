@@ -7,7 +7,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { sql } from 'drizzle-orm';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { authRoutes } from './auth/routes.ts';
+import { authRoutes } from './account/routes.ts';
 import { BODY_LIMIT, registerBodyParsers } from './http/body.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import { MULTIPART_LIMITS } from './http/multipart.ts';

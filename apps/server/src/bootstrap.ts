@@ -3,8 +3,8 @@ import { PERMISSION_CATALOGUE } from '@wfc/contract';
 import { count, eq, sql } from 'drizzle-orm';
 import { hashPassword } from './auth/passwords.ts';
 import type { Database } from './db/client.ts';
+import { newCode } from './db/codes.ts';
 import { permissions, rolePermissions, roles, users } from './db/schema/index.ts';
-import { newCode } from './resources/codes.ts';
 
 export const ADMIN_ROLE = 'Administrator';
 export const ADMIN_USERNAME = 'admin';

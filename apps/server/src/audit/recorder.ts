@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
+import { newCode } from '../db/codes.ts';
 import { audits } from '../db/schema/index.ts';
-import { newCode } from '../resources/codes.ts';
 import { diff, scrub } from './diff.ts';
 
 export interface AuditActor {

@@ -1,8 +1,15 @@
 import { PROFILE_PICTURE_MAX_BYTES } from '@wfc/contract';
 import type { FastifyRequest } from 'fastify';
-import type { UploadedFile } from '../resources/server-resource.ts';
 import { assertSafeInput, parseBracketBody } from './body.ts';
 import { ApiError } from './envelope.ts';
+
+/** A file of a multipart body, read into memory (pictures are small and checked whole). */
+export interface UploadedFile {
+  fieldname: string;
+  filename: string;
+  mimetype: string;
+  data: Buffer;
+}
 
 export const MULTIPART_LIMITS = {
   fileSize: PROFILE_PICTURE_MAX_BYTES,

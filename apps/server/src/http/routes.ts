@@ -2,10 +2,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodType, z } from 'zod';
 import type { AuditActor } from '../audit/recorder.ts';
 import { type ActiveSession, resolveSession, sessionCookieOptions } from '../auth/sessions.ts';
-import type { UploadedFile } from '../resources/server-resource.ts';
 import type { Services } from '../services.ts';
 import { ApiError } from './envelope.ts';
 import { zodFieldErrors } from './errors.ts';
+import type { UploadedFile } from './multipart.ts';
 import { readMultipart } from './multipart.ts';
 
 /** What a route needs: every route must say, so nothing is open by accident. */

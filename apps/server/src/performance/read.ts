@@ -1,7 +1,7 @@
 import type { PerformanceRow, PerformanceSkillColumn, PerformanceTotals } from '@wfc/contract';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
-import { escapeLike } from '../resources/list-query.ts';
+import { escapeLike } from '../db/like.ts';
 import { monthStart, previousMonthStart, yearStart } from './dates.ts';
 import { exactRound2, meanOf, round2, rowsOf, textSet } from './sql.ts';
 

@@ -2,8 +2,8 @@ import type { PerformanceRowInput, PerformanceSkillColumn } from '@wfc/contract'
 import { sql } from 'drizzle-orm';
 import { type AuditActor, type AuditEntry, recordAudits } from '../audit/recorder.ts';
 import type { Executor } from '../db/client.ts';
+import { newCode } from '../db/codes.ts';
 import { badRequest } from '../http/envelope.ts';
-import { newCode } from '../resources/codes.ts';
 import { batchShapeErrors, referenceErrors, rowChange, scoresByTitle, scoreTotals } from './batch.ts';
 import { listScores, listSkills, scoresByRow } from './read.ts';
 import { type ChangedDay, refreshRollups } from './rollups.ts';

@@ -4,12 +4,12 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { recordAudit } from '../audit/recorder.ts';
 import type { Executor } from '../db/client.ts';
+import { newCode } from '../db/codes.ts';
+import { escapeLike } from '../db/like.ts';
 import { badRequest, conflict, notFound } from '../http/envelope.ts';
 import { registerUniqueMessage } from '../http/errors.ts';
 import { type ApiRoute, anyOf, defineRoute, type RouteContext } from '../http/routes.ts';
-import { newCode } from './codes.ts';
 import {
-  escapeLike,
   isNested,
   lookupShape,
   prepareList,

@@ -1,10 +1,10 @@
 import type { ApiRoute } from '../http/routes.ts';
-import { pictureRoute } from '../profiles/picture-route.ts';
 import { audits$, permissions$, roles$, users$ } from './definitions/access.ts';
 import { cities$, countries$, states$ } from './definitions/geography.ts';
 import { employees$, profiles$ } from './definitions/people.ts';
 import { departments$, genders$, skills$ } from './definitions/reference.ts';
 import { resourceRoutes } from './engine.ts';
+import { pictureRoute } from './picture-route.ts';
 import type { ServerResource } from './server-resource.ts';
 
 export const SERVER_RESOURCES: readonly ServerResource[] = [

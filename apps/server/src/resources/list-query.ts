@@ -1,10 +1,9 @@
 import { type ListQuery, normaliseListQuery } from '@wfc/contract';
 import { asc, desc, getTableColumns, inArray, is, SQL, sql } from 'drizzle-orm';
 import { PgColumn } from 'drizzle-orm/pg-core';
+import { escapeLike } from '../db/like.ts';
 import { ApiError } from '../http/envelope.ts';
 import type { ServerResource, Shape, ShapeValue } from './server-resource.ts';
-
-export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** Resolves a dotted path ('country.name') in a shape to its column. */
 export function shapeColumn(shape: Shape, path: string): ShapeValue | undefined {

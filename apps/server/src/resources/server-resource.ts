@@ -3,6 +3,7 @@ import type { SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { AuditActor } from '../audit/recorder.ts';
 import type { Executor } from '../db/client.ts';
+import type { UploadedFile } from '../http/multipart.ts';
 import type { Services } from '../services.ts';
 
 export type ShapeValue = AnyPgColumn | SQL.Aliased | SQL;
@@ -29,13 +30,6 @@ export interface Dependent {
   /** What the refusal calls them: '1 user', '2 users'. */
   one: string;
   many: string;
-}
-
-export interface UploadedFile {
-  fieldname: string;
-  filename: string;
-  mimetype: string;
-  data: Buffer;
 }
 
 export interface WriteContext {

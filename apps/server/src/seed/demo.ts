@@ -20,7 +20,7 @@ import {
   users,
 } from '../db/schema/index.ts';
 import { rebuildPerformanceRollups } from '../performance/rollups.ts';
-import { processPicture } from '../profiles/pictures.ts';
+import { processPicture } from '../resources/pictures.ts';
 import { identicon } from './avatars.ts';
 import { withIndexesDeferred } from './bulk.ts';
 import { DEMO_PASSWORD, DEMO_ROLES, type DemoRoleKey, SKILLS } from './catalogue.ts';

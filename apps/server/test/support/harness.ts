@@ -4,8 +4,8 @@
  */
 export { ADMIN_USERNAME } from '../../src/bootstrap.ts';
 export type { Database } from '../../src/db/client.ts';
+export { newCode } from '../../src/db/codes.ts';
 export * as schema from '../../src/db/schema/index.ts';
-export { newCode } from '../../src/resources/codes.ts';
 export { ADMIN_PASSWORD, createTestApp, type TestApp } from './app.ts';
 export { sharedFixture } from './fixture.ts';
 export type { TestUser } from './users.ts';

@@ -2,9 +2,9 @@ import { inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { hashPassword } from '../../src/auth/passwords.ts';
 import { createSession } from '../../src/auth/sessions.ts';
+import { newCode } from '../../src/db/codes.ts';
 import { permissions, rolePermissions, roles, users } from '../../src/db/schema/index.ts';
 import { sessionCookieName } from '../../src/http/routes.ts';
-import { newCode } from '../../src/resources/codes.ts';
 import type { Services } from '../../src/services.ts';
 import { loginCookie } from './requests.ts';
 

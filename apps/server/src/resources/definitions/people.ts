@@ -13,7 +13,7 @@ import {
   users,
 } from '../../db/schema/index.ts';
 import { badRequest } from '../../http/envelope.ts';
-import { type ProcessedPicture, processPicture, thumbnailUrl } from '../../profiles/pictures.ts';
+import { type ProcessedPicture, processPicture, thumbnailUrl } from '../pictures.ts';
 import type { ServerResource } from '../server-resource.ts';
 
 export const employees$: ServerResource = {

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { escapeLike } from '../../../src/resources/list-query.ts';
+import { escapeLike } from '../../../src/db/like.ts';
 import { rows } from '../../../src/seed/sql.ts';
 import { sharedTestApp } from '../../support/app.ts';
 

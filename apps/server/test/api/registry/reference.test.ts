@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { newCode } from '../../../src/db/codes.ts';
 import {
   departments,
   employees,
@@ -7,7 +8,6 @@ import {
   performances,
   skills,
 } from '../../../src/db/schema/index.ts';
-import { newCode } from '../../../src/resources/codes.ts';
 import { sharedTestApp } from '../../support/app.ts';
 import { expectError, expectOk } from '../../support/envelope.ts';
 import { type Json, lastAudit, names } from './support.ts';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { newCode } from '../../../src/db/codes.ts';
 import { audits, employees, sessions, users } from '../../../src/db/schema/index.ts';
-import { newCode } from '../../../src/resources/codes.ts';
 import { ADMIN_PASSWORD, sharedTestApp } from '../../support/app.ts';
 import { expectError, expectOk } from '../../support/envelope.ts';
 import { USER_PASSWORD } from '../../support/users.ts';

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { profilePictures, profiles } from '../../../src/db/schema/index.ts';
-import { PICTURE_DECODES_AT_ONCE, pictureDecodes } from '../../../src/profiles/pictures.ts';
+import { PICTURE_DECODES_AT_ONCE, pictureDecodes } from '../../../src/resources/pictures.ts';
 import { sharedTestApp } from '../../support/app.ts';
 import { expectEnvelope } from '../../support/envelope.ts';
 import { hugeHeaderPng } from '../registry/support.ts';

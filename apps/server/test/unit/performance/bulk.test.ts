@@ -1,7 +1,7 @@
 import { createUpdatePerformancesSchema, type PerformanceRowInput, performanceRowInput } from '@wfc/contract';
 import { describe, expect, it } from 'vitest';
+import { newCode } from '../../../src/db/codes.ts';
 import { batchShapeErrors, SAVE_BODY_LIMIT } from '../../../src/performance/batch.ts';
-import { newCode } from '../../../src/resources/codes.ts';
 
 const EMPLOYEES = 5000;
 const SKILLS = 20;

@@ -2,17 +2,12 @@ import type { SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { escapeLike } from '../../../src/db/like.ts';
 import { ApiError } from '../../../src/http/envelope.ts';
 import { roles$, users$ } from '../../../src/resources/definitions/access.ts';
 import { profiles$ } from '../../../src/resources/definitions/people.ts';
 import { toRecord } from '../../../src/resources/engine.ts';
-import {
-  escapeLike,
-  lookupShape,
-  prepareList,
-  shapeColumn,
-  unpopulated,
-} from '../../../src/resources/list-query.ts';
+import { lookupShape, prepareList, shapeColumn, unpopulated } from '../../../src/resources/list-query.ts';
 
 const dialect = new PgDialect();
 const render = (parts: SQL[]) => parts.map((p) => dialect.sqlToQuery(p).sql).join(', ');

@@ -1,13 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { recordAudit } from '../audit/recorder.ts';
+import { burnPasswordCheck, verifyPassword } from '../auth/passwords.ts';
+import { loadSessionUser } from '../auth/session-user.ts';
+import { createSession, revokeSession, sessionCookieOptions } from '../auth/sessions.ts';
+import { attemptSucceeded, beginAttempt, throttleKeys } from '../auth/throttle.ts';
 import { users } from '../db/schema/index.ts';
 import { ApiError } from '../http/envelope.ts';
 import { defineRoute, publicAccess, sessionAccess, sessionCookieName } from '../http/routes.ts';
-import { burnPasswordCheck, verifyPassword } from './passwords.ts';
-import { loadSessionUser } from './session-user.ts';
-import { createSession, revokeSession, sessionCookieOptions } from './sessions.ts';
-import { attemptSucceeded, beginAttempt, throttleKeys } from './throttle.ts';
 
 const loginBody = z.object({
   username: z.string({ error: 'Username is required' }).max(200, 'Username is too long'),

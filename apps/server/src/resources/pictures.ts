@@ -2,8 +2,8 @@ import { PROFILE_PICTURE_MAX_PIXELS } from '@wfc/contract';
 import pLimit from 'p-limit';
 import sharp from 'sharp';
 import { ApiError } from '../http/envelope.ts';
+import type { UploadedFile } from '../http/multipart.ts';
 import { API_PREFIX } from '../http/routes.ts';
-import type { UploadedFile } from '../resources/server-resource.ts';
 
 const FORMATS: Record<string, { extension: string; contentType: string }> = {
   jpeg: { extension: 'jpg', contentType: 'image/jpeg' },

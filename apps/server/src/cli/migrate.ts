@@ -1,7 +1,7 @@
 import { bootstrap } from '../bootstrap.ts';
 import { loadConfig } from '../config/config.ts';
-import { openDatabase } from './client.ts';
-import { migrate } from './migrate.ts';
+import { openDatabase } from '../db/client.ts';
+import { migrate } from '../db/migrate.ts';
 
 const config = loadConfig();
 const handle = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
