@@ -1,4 +1,4 @@
-import { type ApiEnvelope, DEFAULT_UNEXPECTED_MESSAGE } from '@wfc/contract/envelope';
+import { type ApiEnvelope, DEFAULT_UNEXPECTED_MESSAGE, type FieldError } from '@wfc/contract/envelope';
 
 /** Split deployments point this at the API host; by default the API shares the page's origin. */
 export const API_BASE_URL: string = (import.meta.env.VITE_API_BASE_URL as string | undefined) ?? '';
@@ -6,7 +6,7 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 
 export type FetchErrorKind = 'network' | 'timeout' | 'parse';
 
-/** A call that produced no envelope at all (SPEC.md section 8: network, time-out, parse). */
+/** A call that produced no answer to read: the network failed, the time-out passed, or no JSON came. */
 export class ApiFetchError extends Error {
   constructor(
     readonly kind: FetchErrorKind,
@@ -14,6 +14,39 @@ export class ApiFetchError extends Error {
   ) {
     super(message);
   }
+}
+
+/**
+ * The server answered with anything but 200. `message` is the server's own, possibly empty, so
+ * that each screen can put its own wording in place of an empty one (see errorMessage).
+ */
+export class ApiError extends Error {
+  readonly status: number;
+  /** Per-field problems (`address.cityCode`, `performances.0.performancePerSkill.1.pointsEarned`). */
+  readonly errors?: FieldError[];
+  readonly data?: unknown;
+
+  constructor(envelope: ApiEnvelope) {
+    super(envelope.message ?? '');
+    this.name = 'ApiError';
+    this.status = envelope.statusCode;
+    this.errors = envelope.errors;
+    this.data = envelope.data;
+  }
+}
+
+/** What a 200 answer carries; every other answer has been thrown as ApiError. */
+export interface ApiSuccess<T> {
+  message: string;
+  data?: T;
+  total?: number;
+}
+
+/** A user-facing message for a failed call: the server's words when there are any. */
+export function errorMessage(err: unknown, fallback: string): string {
+  if (err instanceof ApiError) return err.message || fallback;
+  if (err instanceof ApiFetchError) return err.message;
+  return fallback;
 }
 
 type Listener = (status: number) => void;
@@ -27,7 +60,7 @@ export function onApiStatus(listener: Listener): () => void {
 
 export type Query = Record<string, string | number | boolean | undefined | null>;
 
-/** Nested keys in bracket notation (SPEC.md section 7): `address[countryCode]=...`, `list[0]=...`. */
+/** The server reads nested keys in bracket notation: `address[countryCode]=...`, `list[0]=...`. */
 export function toBracketPairs(body: Record<string, unknown>): [string, string | Blob][] {
   const out: [string, string | Blob][] = [];
   const walk = (value: unknown, key: string) => {
@@ -58,7 +91,10 @@ export function apiUrl(path: string, query?: Query): string {
 /** Resolves a server-relative URL (a picture thumbnail) against the API host. */
 export const assetUrl = (path: string) => (path.startsWith('/') ? `${API_BASE_URL}${path}` : path);
 
-async function request<T>(url: string, init: RequestInit): Promise<ApiEnvelope<T>> {
+const isEnvelope = (body: unknown): body is ApiEnvelope =>
+  body !== null && typeof body === 'object' && typeof (body as ApiEnvelope).statusCode === 'number';
+
+async function request<T>(url: string, init: RequestInit): Promise<ApiSuccess<T>> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), REQUEST_TIMEOUT_MS);
   let res: Response;
@@ -71,25 +107,29 @@ async function request<T>(url: string, init: RequestInit): Promise<ApiEnvelope<T
   } finally {
     clearTimeout(timer);
   }
-  let body: ApiEnvelope<T>;
+  let body: unknown;
   try {
-    body = (await res.json()) as ApiEnvelope<T>;
+    body = await res.json();
   } catch {
     throw new ApiFetchError('parse', DEFAULT_UNEXPECTED_MESSAGE);
   }
+  // The listeners hear every answer, whoever made the call and whether or not it handles the error.
   for (const l of statusListeners) l(res.status);
-  return body;
+  // JSON that is no envelope (a proxy's own error page) has no message: each screen shows its own.
+  if (!isEnvelope(body)) throw new ApiError({ statusCode: res.status, message: '' });
+  if (body.statusCode !== 200) throw new ApiError(body);
+  return { message: body.message, data: body.data as T | undefined, total: body.total };
 }
 
 /**
- * The envelope is returned for every HTTP status (callers read `statusCode`); only a failure to
- * get an envelope at all throws ApiFetchError.
+ * Resolves with a 200 answer's message, data and total. Rejects with ApiError for any other
+ * answer and with ApiFetchError when there is no answer to read, so no caller checks a status.
  */
 export const api = {
   get<T>(path: string, query?: Query) {
     return request<T>(apiUrl(path, query), { method: 'GET' });
   },
-  /** Form-encoded with bracket keys, the default body (SPEC.md section 7). */
+  /** Form-encoded with bracket keys: the body every endpoint accepts. */
   post<T>(path: string, body: Record<string, unknown> = {}, query?: Query) {
     const form = new URLSearchParams(toBracketPairs(body) as [string, string][]);
     return request<T>(apiUrl(path, query), {
@@ -105,16 +145,3 @@ export const api = {
     return request<T>(apiUrl(path), { method: 'POST', body: form });
   },
 };
-
-/** Throws the envelope's message unless statusCode is 200: for TanStack Query functions. */
-export class ApiResponseError extends Error {
-  constructor(readonly envelope: ApiEnvelope) {
-    super(envelope.message || DEFAULT_UNEXPECTED_MESSAGE);
-  }
-}
-
-export async function unwrap<T>(p: Promise<ApiEnvelope<T>>): Promise<ApiEnvelope<T>> {
-  const env = await p;
-  if (env.statusCode !== 200) throw new ApiResponseError(env as ApiEnvelope);
-  return env;
-}

@@ -22,7 +22,7 @@ const PerformancePage = lazy(() => import('../performance/PerformancePage'));
 /** The route the registry screens are attached under once their chunk has loaded. */
 export const REGISTRY_ROUTE_ID = 'registry';
 
-/** Route paths of SPEC.md section 2; the registry screens are patched in below REGISTRY_ROUTE_ID. */
+/** The app's route paths; the registry screens are patched in below REGISTRY_ROUTE_ID. */
 export const appRoutes: RouteObject[] = [
   {
     id: 'root',

@@ -5,8 +5,9 @@ const bySegment = (pick: (r: ResourceDef) => string, segment: string | undefined
   RESOURCES.find((r) => pick(r) === segment);
 
 /**
- * The screen title for a path. Derived from the route shapes of SPEC.md section 2 and the
- * resource definitions, so every registry screen gets a title without each setting its own.
+ * The screen title for a path. Derived from the route shapes (list, view, create, edit,
+ * sub-list) and the resource definitions, so every registry screen gets a title without each
+ * setting its own.
  */
 export function screenTitle(pathname: string): string | null {
   const shell = shellScreenTitle(pathname);

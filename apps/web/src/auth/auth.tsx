@@ -1,7 +1,9 @@
+import { useQuery } from '@tanstack/react-query';
 import type { SessionUser } from '@wfc/contract';
 import { hasPermission } from '@wfc/contract/permissions';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { api, onApiStatus } from '../api/client';
+import { queryKeys } from '../api/queryKeys';
 import { PageLoader } from '../ui/PageLoader';
 import { parseStoredUser, RESTORE_TIMEOUT_MS, readStoredUser, STORAGE_KEY, writeStoredUser } from './storage';
 
@@ -20,6 +22,21 @@ interface AuthProviderProps {
 }
 
 /**
+ * The server's view of the stored user. Asked only while restoring: once the app shows, every
+ * call reports an ended session through its 401, and a sign-out's cache reset must not ask again.
+ */
+function useSessionQuery(restoring: boolean) {
+  return useQuery({
+    queryKey: queryKeys.session,
+    queryFn: () => api.get<SessionUser>('GetSession'),
+    enabled: restoring,
+    // Start-up waits for this answer; retrying an unreachable server would only make it wait longer.
+    retry: false,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+}
+
+/**
  * Restores the signed-in user from local storage, then asks the server for the current session
  * so that permission changes made meanwhile apply at once. Until that answer (or the time-out)
  * the app shows a loader rather than screens built on stale permissions.
@@ -27,34 +44,26 @@ interface AuthProviderProps {
 export function AuthProvider({ children, restoreTimeoutMs = RESTORE_TIMEOUT_MS }: AuthProviderProps) {
   const [user, setUserState] = useState<SessionUser | null>(() => readStoredUser());
   const [restoring, setRestoring] = useState(() => user !== null);
+  const session = useSessionQuery(restoring);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the session is confirmed once, on start-up only.
+  const fresh = session.data?.data;
+  useEffect(() => {
+    // A late answer must not resurrect a user who signed out in the meantime.
+    if (fresh) setUserState((prev) => (prev && prev.userCode === fresh.userCode ? fresh : prev));
+  }, [fresh]);
+
+  // An error ends the wait too: an unreachable server keeps the stored user, and a 401 has
+  // already cleared it through the status listener below.
+  const settled = session.isSuccess || session.isError;
+  useEffect(() => {
+    if (settled) setRestoring(false);
+  }, [settled]);
+
   useEffect(() => {
     if (!restoring) return;
-    let active = true;
-    const finish = () => {
-      if (active) setRestoring(false);
-    };
-    const timer = setTimeout(finish, restoreTimeoutMs);
-    api
-      .get<SessionUser>('GetSession')
-      .then((env) => {
-        const fresh = env.data;
-        if (env.statusCode !== 200 || !fresh) return;
-        // A late answer must not resurrect a user who signed out in the meantime.
-        setUserState((prev) => (prev && prev.userCode === fresh.userCode ? fresh : prev));
-      })
-      // Unreachable server: keep the stored user; the next call will tell if the session is gone.
-      .catch(() => undefined)
-      .finally(() => {
-        clearTimeout(timer);
-        finish();
-      });
-    return () => {
-      active = false;
-      clearTimeout(timer);
-    };
-  }, []);
+    const timer = setTimeout(() => setRestoring(false), restoreTimeoutMs);
+    return () => clearTimeout(timer);
+  }, [restoring, restoreTimeoutMs]);
 
   useEffect(() => onApiStatus((status) => status === 401 && setUserState(null)), []);
 

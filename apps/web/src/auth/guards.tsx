@@ -17,7 +17,7 @@ export function RedirectIfAuthenticated({ children }: { children: ReactNode }) {
 }
 
 /**
- * Mirrors the server's checks (DECISIONS.md section 3) so a forbidden screen never flashes
+ * Mirrors the server's permission checks so a forbidden screen never flashes
  * before its 403 arrives. `replace` keeps the forbidden path out of history, so Go Back on the
  * access-denied page returns to where the user came from.
  */

@@ -1,6 +1,6 @@
 import type { SessionUser } from '@wfc/contract';
 
-/** Only the auth state is persisted, under this key (SPEC.md section 4). */
+/** Only the auth state is persisted, under this key. */
 export const STORAGE_KEY = 'root';
 /** How long a restored session may wait for the server's confirmation before the app shows it anyway. */
 export const RESTORE_TIMEOUT_MS = 5000;

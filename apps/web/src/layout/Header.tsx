@@ -88,7 +88,7 @@ function SignOutButton({ fullWidth }: { fullWidth: boolean }) {
     <Button
       variant="outlined"
       color="primary"
-      onClick={() => void signOut()}
+      onClick={() => signOut()}
       disabled={signingOut}
       fullWidth={fullWidth}
       startIcon={signingOut ? <Spinner label="Signing out" /> : <LogoutIcon />}

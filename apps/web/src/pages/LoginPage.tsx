@@ -12,22 +12,9 @@ import InputAdornment from '@mui/material/InputAdornment';
 import InputLabel from '@mui/material/InputLabel';
 import OutlinedInput, { type OutlinedInputProps } from '@mui/material/OutlinedInput';
 import Typography from '@mui/material/Typography';
-import type { SessionUser } from '@wfc/contract';
-import { DEFAULT_UNEXPECTED_MESSAGE } from '@wfc/contract/envelope';
 import { type FormEvent, useState } from 'react';
-import { useNavigate } from 'react-router';
-import { ApiFetchError, api } from '../api/client';
-import { useAuth } from '../auth/auth';
+import { type Credentials, useSignIn } from '../auth/useSignIn';
 import { BRAND_GREEN } from '../theme';
-import { notify } from '../ui/notify';
-
-export const LOGIN_SUCCESS = 'Logged in successfully';
-export const LOGIN_FAILURE = 'Failed to login';
-
-interface LoginForm {
-  username: string;
-  password: string;
-}
 
 /**
  * What an outlined TextField renders, without TextField itself: that one also imports Select,
@@ -49,39 +36,20 @@ function OutlinedField({
 }
 
 /** The fields as typed: uncontrolled inputs, read once on submit. */
-function readForm(form: HTMLFormElement): LoginForm {
+function readForm(form: HTMLFormElement): Credentials {
   const data = new FormData(form);
   return { username: String(data.get('username') ?? ''), password: String(data.get('password') ?? '') };
 }
 
 export function LoginPage() {
-  const { setUser } = useAuth();
-  const navigate = useNavigate();
+  const signIn = useSignIn();
   const [showPassword, setShowPassword] = useState(false);
-  const [isSubmitting, setSubmitting] = useState(false);
 
-  // No client-side validation on login (SPEC.md section 5): the server has the only say. A form
-  // library would add nothing here but weight to the first page every visitor loads.
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+  // No client-side validation on login: the server has the only say. A form library would add
+  // nothing here but weight to the first page every visitor loads.
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const values = readForm(event.currentTarget);
-    setSubmitting(true);
-    try {
-      const env = await api.post<SessionUser>('login', { ...values });
-      if (env.statusCode === 200 && env.data) {
-        setUser(env.data);
-        notify.success(env.message || LOGIN_SUCCESS);
-        navigate('/', { replace: true });
-        return;
-      }
-      console.error('Login failed', env.message);
-      notify.error(env.message || LOGIN_FAILURE);
-    } catch (err) {
-      console.error('Login failed', err);
-      notify.error(err instanceof ApiFetchError ? err.message : DEFAULT_UNEXPECTED_MESSAGE);
-    } finally {
-      setSubmitting(false);
-    }
+    signIn.mutate(readForm(event.currentTarget));
   };
 
   return (
@@ -137,10 +105,10 @@ export function LoginPage() {
               variant="contained"
               size="large"
               fullWidth
-              disabled={isSubmitting}
+              disabled={signIn.isPending}
               sx={{ py: 1.25 }}
             >
-              {isSubmitting ? 'Logging in...' : 'Login'}
+              {signIn.isPending ? 'Logging in...' : 'Login'}
             </Button>
           </Box>
         </CardContent>

@@ -22,7 +22,7 @@ import { cellText, type Drafts, isCellChanged } from './grid';
 import type { GridQuery } from './query';
 import { ScoreCell, type ScoreCellHandlers } from './ScoreCell';
 
-/** SPEC.md section 2: no column narrower than this. */
+/** No column of the grid is narrower than this. */
 const COLUMN_WIDTH = '10rem';
 export const EMPTY_TABLE_TEXT = 'No data added yet (or) No data matching the current filter';
 

@@ -21,7 +21,10 @@ export function cellText(drafts: Drafts, row: PerformanceRow, col: number): stri
   return drafts.get(row.employeeCode)?.get(skill.skillCode) ?? scoreText(skill.score);
 }
 
-/** The typed text as it will be kept: trimmed, or null when it is not a valid score (SPEC.md section 5). */
+/**
+ * The typed text as it will be kept, trimmed; null when it is no score. A score is empty or a
+ * whole number from 0 to 10.
+ */
 export function acceptCellInput(text: string): string | null {
   const parsed = parseScore(text);
   return parsed === undefined ? null : scoreText(parsed);
@@ -75,23 +78,20 @@ export function parseBlock(text: string): string[][] {
   return lines.map((line) => line.split('\t'));
 }
 
-export interface PasteResult {
-  drafts: Drafts;
-  /** Cells written. */
-  written: number;
+/** What a paste will write, worked out before any draft changes. */
+export interface PastePlan {
+  cells: { employeeCode: string; skillCode: string; text: string }[];
   /** Values that were not valid scores, left as they were. */
   rejected: number;
 }
 
-/** Writes a block from `start` rightwards and downwards; what falls outside the grid is dropped. */
-export function pasteBlock(
-  drafts: Drafts,
+/** A block written from `start` rightwards and downwards; what falls outside the grid is dropped. */
+export function planPaste(
   rows: readonly PerformanceRow[],
   start: CellPos,
   block: readonly (readonly string[])[],
-): PasteResult {
-  let next = drafts;
-  let written = 0;
+): PastePlan {
+  const cells: PastePlan['cells'] = [];
   let rejected = 0;
   block.forEach((values, r) => {
     const row = rows[start.row + r];
@@ -100,16 +100,15 @@ export function pasteBlock(
       const skill = row.skills[start.col + c];
       if (!skill) return;
       const accepted = acceptCellInput(value);
-      if (accepted === null) {
-        rejected += 1;
-        return;
-      }
-      next = withCell(next, row.employeeCode, skill.skillCode, accepted);
-      written += 1;
+      if (accepted === null) rejected += 1;
+      else cells.push({ employeeCode: row.employeeCode, skillCode: skill.skillCode, text: accepted });
     });
   });
-  return { drafts: next, written, rejected };
+  return { cells, rejected };
 }
+
+export const applyPaste = (drafts: Drafts, plan: PastePlan): Drafts =>
+  plan.cells.reduce((next, cell) => withCell(next, cell.employeeCode, cell.skillCode, cell.text), drafts);
 
 export type MoveKey = 'ArrowUp' | 'ArrowDown' | 'ArrowLeft' | 'ArrowRight' | 'Enter' | 'ShiftEnter';
 

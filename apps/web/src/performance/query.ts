@@ -22,7 +22,7 @@ export const isIsoDate = (s: string) => {
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 };
 
-/** SPEC.md section 9: name ascending, 10 rows, page 1, and today when no date is given. */
+/** The grid's defaults: name ascending, 10 rows, page 1, and today when no date is given. */
 export const defaultGridQuery = (today: string): GridQuery => ({
   date: today,
   keyword: '',
@@ -59,7 +59,7 @@ export function writeGridQuery(query: GridQuery, today: string): URLSearchParams
   return params;
 }
 
-/** The current sort header toggles its direction; another header starts ascending (SPEC.md section 4). */
+/** The current sort header toggles its direction; another header starts ascending. */
 export function toggleSort(query: GridQuery, sortField: PerformanceSortField): GridQuery {
   const sortValue = query.sortField === sortField && query.sortValue === 'asc' ? 'desc' : 'asc';
   return { ...query, sortField, sortValue, page: 1 };

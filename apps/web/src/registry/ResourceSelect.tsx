@@ -13,7 +13,8 @@ import Select, {
   type SingleValue,
   type StylesConfig,
 } from 'react-select';
-import { ApiResponseError, api } from '../api/client';
+import { api } from '../api/client';
+import { queryKeys } from '../api/queryKeys';
 import type { RegistryRecord } from './queries';
 
 export interface Option {
@@ -76,12 +77,11 @@ async function fetchOptionsPage(
     sortValue: 'asc',
     ...(listFlag ? { [listFlag]: 'true' } : {}),
   };
-  const env = parent
+  const res = parent
     ? await api.post<RegistryRecord[]>(parent.endpoint, { [parent.param]: parent.value }, query)
     : await api.get<RegistryRecord[]>(source.endpoints.list, query);
-  if (env.statusCode !== 200) throw new ApiResponseError(env);
-  const rows = env.data ?? [];
-  return { options: rows.map((r) => toOption(source, r)), total: env.total ?? rows.length };
+  const rows = res.data ?? [];
+  return { options: rows.map((r) => toOption(source, r)), total: res.total ?? rows.length };
 }
 
 /**
@@ -115,14 +115,13 @@ export function ResourceSelect(props: Props) {
   }, [input]);
 
   const options = useInfiniteQuery({
-    queryKey: [
-      'options',
+    queryKey: queryKeys.options.list(
       source.key,
       parent?.endpoint ?? source.endpoints.list,
       parent?.value ?? '',
       listFlag ?? '',
       keyword,
-    ],
+    ),
     queryFn: ({ pageParam }) => fetchOptionsPage(source, parent, listFlag, keyword, pageParam),
     initialPageParam: 1,
     getNextPageParam: (last, pages) => {

@@ -1,4 +1,4 @@
-import type { ColumnDef } from '@wfc/contract';
+import type { ColumnDef, ResourceDef } from '@wfc/contract';
 import { readPath } from './paths';
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
@@ -17,4 +17,10 @@ export function formatCell(record: unknown, column: ColumnDef): string {
     return (column.format === 'date' ? calendarDate : dateTime).format(d);
   }
   return String(value);
+}
+
+/** A record's display name (its definition's name field), or '' when it has none. */
+export function recordName(def: ResourceDef, record: Record<string, unknown> | undefined): string {
+  const value = record?.[def.nameField];
+  return typeof value === 'string' ? value : '';
 }

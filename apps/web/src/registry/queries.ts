@@ -1,33 +1,38 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ResourceDef } from '@wfc/contract';
-import { useCallback } from 'react';
-import { ApiFetchError, ApiResponseError, api } from '../api/client';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { ResourceDef, SubListDef } from '@wfc/contract';
+import { api } from '../api/client';
+import { queryKeys } from '../api/queryKeys';
+import type { TableQuery } from './listQuery';
 
 export type RegistryRecord = Record<string, unknown>;
 
-/** A user-facing message for a failed call: the server's words when there are any. */
-export function errorMessage(err: unknown, fallback: string): string {
-  if (err instanceof ApiResponseError) return err.envelope.message || fallback;
-  if (err instanceof ApiFetchError) return err.message;
-  return fallback;
+/** A list shown as a parent's sub-list (a role's permissions, a country's states, ...). */
+export interface SubListContext {
+  parent: ResourceDef;
+  sub: SubListDef;
 }
 
-/** One record by its code: the envelope is returned whatever its statusCode, for the screen to show. */
-export function useRecordQuery(def: ResourceDef | undefined, code: string | undefined) {
+/** One record by its code; a create form has no code and asks for nothing. */
+export function useRecordQuery(def: ResourceDef, code: string) {
   return useQuery({
-    queryKey: ['registry', def?.key, 'record', code],
-    queryFn: () => api.post<RegistryRecord>(def!.endpoints.get, { [def!.code]: code }),
-    enabled: Boolean(def && code),
+    queryKey: queryKeys.registry.record(def.key, code),
+    queryFn: () => api.post<RegistryRecord>(def.endpoints.get, { [def.code]: code }),
+    enabled: code !== '',
   });
 }
 
-/** After a write, every list, record and selector may show the changed names. */
-export function useRefreshRegistry() {
-  const queryClient = useQueryClient();
-  return useCallback(async () => {
-    await Promise.all([
-      queryClient.invalidateQueries({ queryKey: ['registry'] }),
-      queryClient.invalidateQueries({ queryKey: ['options'] }),
-    ]);
-  }, [queryClient]);
+/**
+ * One page of a module's list, or of a parent's sub-list, which is asked by POST with the
+ * parent's code. The page on screen stays while the next one loads.
+ */
+export function useListQuery(def: ResourceDef, query: TableQuery, subList?: SubListContext, parentCode = '') {
+  const endpoint = subList ? subList.sub.endpoint : def.endpoints.list;
+  return useQuery({
+    queryKey: queryKeys.registry.list(def.key, endpoint, parentCode, query),
+    queryFn: () =>
+      subList
+        ? api.post<RegistryRecord[]>(endpoint, { [subList.sub.param]: parentCode }, { ...query })
+        : api.get<RegistryRecord[]>(endpoint, { ...query }),
+    placeholderData: keepPreviousData,
+  });
 }

@@ -1,6 +1,6 @@
 import CircularProgress from '@mui/material/CircularProgress';
 
-/** The product's small green spinner (SPEC.md section 9: #009746, size 15). */
+/** The product's small green spinner: #009746, 15 px. */
 export const SPINNER_COLOR = '#009746';
 export const SPINNER_SIZE = 15;
 

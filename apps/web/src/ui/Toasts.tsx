@@ -1,6 +1,6 @@
 import { ToastContainer } from 'react-toastify/unstyled';
 
-/** SPEC.md section 9: top-right, at most 3 at once, closing after 1000 ms. */
+/** Toasts show top-right, at most 3 at once, each closing after 1000 ms. */
 export const TOAST_LIMIT = 3;
 export const TOAST_AUTO_CLOSE_MS = 1000;
 

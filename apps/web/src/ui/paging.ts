@@ -1,4 +1,4 @@
-/** Paging rules shared by every paged table (SPEC.md section 4). */
+/** Paging rules shared by every paged table. */
 export interface Paged {
   page: number;
   limit: number;

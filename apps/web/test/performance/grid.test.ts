@@ -2,14 +2,15 @@ import type { PerformanceRow } from '@wfc/contract';
 import { describe, expect, it } from 'vitest';
 import {
   acceptCellInput,
+  applyPaste,
   cellText,
   changedRows,
   type Drafts,
   isCellChanged,
   moveCell,
   parseBlock,
-  pasteBlock,
   pasteSummary,
+  planPaste,
   withCell,
 } from '../../src/performance/grid';
 import { serverCellErrors } from '../../src/performance/serverErrors';
@@ -94,14 +95,15 @@ describe('pasting a block copied from a spreadsheet', () => {
   });
 
   it('writes rightwards and downwards from the cell, drops what falls outside and skips invalid values', () => {
-    const result = pasteBlock(none, rows, { row: 1, col: 1 }, [['4', 'x', '9'], ['', '12'], ['6']]);
-    expect(result.written).toBe(2);
-    expect(result.rejected).toBe(2);
-    expect(cellText(result.drafts, rows[1], 1)).toBe('4');
-    expect(cellText(result.drafts, rows[1], 2)).toBe('');
-    expect(cellText(result.drafts, rows[2], 1)).toBe('');
-    expect(cellText(result.drafts, rows[2], 2)).toBe('5');
-    expect(pasteSummary(result.written, result.rejected)).toBe(
+    const plan = planPaste(rows, { row: 1, col: 1 }, [['4', 'x', '9'], ['', '12'], ['6']]);
+    const drafts = applyPaste(none, plan);
+    expect(plan.cells).toHaveLength(2);
+    expect(plan.rejected).toBe(2);
+    expect(cellText(drafts, rows[1], 1)).toBe('4');
+    expect(cellText(drafts, rows[1], 2)).toBe('');
+    expect(cellText(drafts, rows[2], 1)).toBe('');
+    expect(cellText(drafts, rows[2], 2)).toBe('5');
+    expect(pasteSummary(plan.cells.length, plan.rejected)).toBe(
       'Pasted 2 cells; 2 values were not a score from 0 to 10 and left as before.',
     );
     expect(pasteSummary(1, 0)).toBe('Pasted 1 cell.');

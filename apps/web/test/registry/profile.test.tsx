@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import type { ProfileRecord } from '@wfc/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { toBracketPairs } from '../../src/api/client';
-import { initialProfileValues, profileBody } from '../../src/registry/profile/ProfileForm';
+import { initialProfileValues, profileBody } from '../../src/registry/profile/profileValues';
 import { ok, renderRegistry, SCREEN_TEST_TIMEOUT } from './harness';
 
 const PROFILE: ProfileRecord = {

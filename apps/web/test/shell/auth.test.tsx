@@ -1,7 +1,10 @@
+import { QueryClientProvider } from '@tanstack/react-query';
 import { act, render, screen } from '@testing-library/react';
 import type { SessionUser } from '@wfc/contract';
+import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { api } from '../../src/api/client';
+import { ApiError, api } from '../../src/api/client';
+import { createQueryClient } from '../../src/app/queryClient';
 import { AuthProvider, useAuth, useCan } from '../../src/auth/auth';
 import { parseStoredUser, readStoredUser, STORAGE_KEY, writeStoredUser } from '../../src/auth/storage';
 import { deferred, fail, ok, renderApp, resetToasts, sessionUser, stubApi } from './support';
@@ -13,6 +16,10 @@ afterEach(() => {
 });
 
 const stored = () => JSON.parse(window.localStorage.getItem(STORAGE_KEY) ?? 'null');
+
+/** The session is read through TanStack Query, so the provider needs a client above it. */
+const renderAuth = (ui: ReactNode) =>
+  render(<QueryClientProvider client={createQueryClient()}>{ui}</QueryClientProvider>);
 
 function WhoAmI() {
   const { user, isAuthenticated } = useAuth();
@@ -51,7 +58,7 @@ describe('AuthProvider', () => {
   it('refreshes the stored user from GetSession so permission changes apply at once', async () => {
     writeStoredUser(sessionUser([], 'maria'));
     const api = stubApi({ GetSession: ok(sessionUser(['VIEW ROLES'], 'maria')) });
-    render(
+    renderAuth(
       <AuthProvider>
         <WhoAmI />
       </AuthProvider>,
@@ -63,7 +70,7 @@ describe('AuthProvider', () => {
 
   it('does not ask the server when nobody was signed in', async () => {
     const api = stubApi({});
-    render(
+    renderAuth(
       <AuthProvider>
         <WhoAmI />
       </AuthProvider>,
@@ -76,7 +83,7 @@ describe('AuthProvider', () => {
     writeStoredUser(sessionUser(['VIEW_ROLES'], 'maria'));
     const never = deferred<never>();
     stubApi({ GetSession: never.promise });
-    render(
+    renderAuth(
       <AuthProvider restoreTimeoutMs={50}>
         <WhoAmI />
       </AuthProvider>,
@@ -86,17 +93,31 @@ describe('AuthProvider', () => {
     expect((await screen.findByTestId('who')).textContent).toBe('maria can-view-roles=true');
   });
 
-  it('clears the user on a 401 from any call', async () => {
-    const user = sessionUser(['VIEW_ROLES'], 'maria');
-    writeStoredUser(user);
-    stubApi({ GetSession: ok(user), GetRoles: fail(401, 'Not signed in') });
-    render(
+  it('keeps the stored user, asking once, when the server cannot be reached', async () => {
+    writeStoredUser(sessionUser(['VIEW_ROLES'], 'maria'));
+    const api = stubApi({ GetSession: () => Promise.reject(new TypeError('fetch failed')) });
+    renderAuth(
       <AuthProvider>
         <WhoAmI />
       </AuthProvider>,
     );
     expect((await screen.findByTestId('who')).textContent).toBe('maria can-view-roles=true');
-    await act(() => api.get('GetRoles'));
+    expect(api.callsTo('GetSession')).toHaveLength(1);
+  });
+
+  it('clears the user on a 401 from any call', async () => {
+    const user = sessionUser(['VIEW_ROLES'], 'maria');
+    writeStoredUser(user);
+    stubApi({ GetSession: ok(user), GetRoles: fail(401, 'Not signed in') });
+    renderAuth(
+      <AuthProvider>
+        <WhoAmI />
+      </AuthProvider>,
+    );
+    expect((await screen.findByTestId('who')).textContent).toBe('maria can-view-roles=true');
+    await act(async () => {
+      await expect(api.get('GetRoles')).rejects.toSatisfy((e) => e instanceof ApiError && e.status === 401);
+    });
     expect(screen.getByTestId('who').textContent).toBe('nobody');
     expect(stored()).toEqual({ auth: { user: null, isAuthenticated: false } });
   });
@@ -105,7 +126,7 @@ describe('AuthProvider', () => {
     const user = sessionUser(['VIEW_ROLES'], 'maria');
     writeStoredUser(user);
     stubApi({ GetSession: ok(user) });
-    render(
+    renderAuth(
       <AuthProvider>
         <WhoAmI />
       </AuthProvider>,
@@ -130,11 +151,26 @@ describe('API status handling in the app', () => {
     expect(stored().auth.isAuthenticated).toBe(false);
   });
 
+  it('asks for the session once: forgetting cached data on sign-out does not ask again', async () => {
+    const app = renderApp('/', {
+      user: sessionUser(['VIEW_GENDERS']),
+      handlers: { GetAudits: fail(401, 'Your session has expired') },
+    });
+    await screen.findByRole('heading', { name: 'Welcome, tester' });
+    await act(async () => {
+      await expect(api.get('GetAudits')).rejects.toBeInstanceOf(ApiError);
+    });
+    expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('Login');
+    expect(app.callsTo('GetSession')).toHaveLength(1);
+  });
+
   it('sends the user to /access-denied on a 403 from any call', async () => {
     const user: SessionUser = sessionUser(['VIEW_GENDERS']);
     const app = renderApp('/', { user, handlers: { GetAudits: fail(403, 'Permission denied') } });
     await screen.findByRole('heading', { name: 'Welcome, tester' });
-    await act(() => api.get('GetAudits'));
+    await act(async () => {
+      await expect(api.get('GetAudits')).rejects.toSatisfy((e) => e instanceof ApiError && e.status === 403);
+    });
     expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('Access Denied');
     expect(app.pathname()).toBe('/access-denied');
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiFetchError, ApiResponseError } from '../../src/api/client';
+import { ApiError, ApiFetchError } from '../../src/api/client';
 import { readCspNonce } from '../../src/app/emotion';
 import { shouldRetry } from '../../src/app/queryClient';
 import { documentTitle, screenTitle } from '../../src/app/titles';
@@ -32,7 +32,7 @@ describe('screenTitle', () => {
 });
 
 describe('shouldRetry', () => {
-  const answer = (statusCode: number) => new ApiResponseError({ statusCode, message: 'x' });
+  const answer = (statusCode: number) => new ApiError({ statusCode, message: 'x' });
 
   it('never retries a 4xx answer', () => {
     for (const status of [400, 401, 403, 404, 409, 429]) expect(shouldRetry(0, answer(status))).toBe(false);

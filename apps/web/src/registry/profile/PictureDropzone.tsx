@@ -6,7 +6,7 @@ import { PROFILE_PICTURE_MAX_BYTES } from '@wfc/contract';
 import { useEffect, useState } from 'react';
 import { type FileRejection, useDropzone } from 'react-dropzone';
 
-/** jpg, jpeg, png and webp (SPEC.md section 5), by type and by extension. */
+/** The formats the server accepts (jpg, jpeg, png and webp), by type and by extension. */
 const ACCEPT = {
   'image/jpeg': ['.jpg', '.jpeg'],
   'image/png': ['.png'],

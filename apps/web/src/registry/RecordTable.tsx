@@ -1,0 +1,124 @@
+import Box from '@mui/material/Box';
+import Radio from '@mui/material/Radio';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import TableSortLabel from '@mui/material/TableSortLabel';
+import Typography from '@mui/material/Typography';
+import type { ColumnDef, ResourceDef } from '@wfc/contract';
+import { visuallyHidden } from '../ui/paging';
+import { formatCell, recordName } from './format';
+import type { TableQuery } from './listQuery';
+import type { RegistryRecord } from './queries';
+
+interface Props {
+  def: ResourceDef;
+  title: string;
+  rows: readonly RegistryRecord[];
+  query: TableQuery;
+  onSort(sortField: string): void;
+  /** The selected row's code. */
+  selected: string | null;
+  onSelect(code: string): void;
+}
+
+/** A page of records, one selectable at a time, with the definition's columns and sort headers. */
+export function RecordTable({ def, title, rows, query, onSort, selected, onSelect }: Props) {
+  return (
+    <TableContainer sx={{ overflowX: 'auto' }}>
+      <Table size="small" aria-label={title} sx={{ minWidth: 640 }}>
+        <TableHead>
+          <TableRow>
+            <TableCell padding="checkbox">
+              <Box component="span" sx={visuallyHidden}>
+                Select
+              </Box>
+            </TableCell>
+            {def.columns.map((col) => (
+              <HeaderCell key={col.path} column={col} query={query} onSort={onSort} />
+            ))}
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {rows.length === 0 ? (
+            <TableRow>
+              <TableCell colSpan={def.columns.length + 1} align="center" sx={{ py: 6 }}>
+                <Typography color="text.secondary">{def.messages.empty}</Typography>
+              </TableCell>
+            </TableRow>
+          ) : (
+            rows.map((row) => {
+              const code = String(row[def.code]);
+              const isSelected = code === selected;
+              return (
+                <TableRow
+                  key={code}
+                  hover
+                  selected={isSelected}
+                  onClick={() => onSelect(code)}
+                  sx={{ cursor: 'pointer' }}
+                >
+                  <TableCell padding="checkbox">
+                    <Radio
+                      checked={isSelected}
+                      onChange={() => onSelect(code)}
+                      value={code}
+                      name={`${def.key}-selection`}
+                      slotProps={{ input: { 'aria-label': `Select ${recordName(def, row) || code}` } }}
+                    />
+                  </TableCell>
+                  {def.columns.map((col) => (
+                    <TableCell
+                      key={col.path}
+                      sx={{
+                        whiteSpace: col.format === 'datetime' || col.format === 'date' ? 'nowrap' : undefined,
+                        maxWidth: 360,
+                        overflowWrap: 'anywhere',
+                      }}
+                    >
+                      {formatCell(row, col)}
+                    </TableCell>
+                  ))}
+                </TableRow>
+              );
+            })
+          )}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
+
+function HeaderCell({
+  column,
+  query,
+  onSort,
+}: {
+  column: ColumnDef;
+  query: TableQuery;
+  onSort(sortField: string): void;
+}) {
+  const { sortField } = column;
+  const active = Boolean(sortField) && query.sortField === sortField;
+  return (
+    <TableCell
+      sx={{ fontWeight: 600, whiteSpace: 'nowrap' }}
+      sortDirection={active ? query.sortValue : false}
+    >
+      {sortField ? (
+        <TableSortLabel
+          active={active}
+          direction={active ? query.sortValue : 'asc'}
+          onClick={() => onSort(sortField)}
+        >
+          {column.label}
+        </TableSortLabel>
+      ) : (
+        column.label
+      )}
+    </TableCell>
+  );
+}

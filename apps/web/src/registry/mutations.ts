@@ -1,0 +1,88 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { FieldError, ResourceDef } from '@wfc/contract';
+import { useCallback } from 'react';
+import { useNavigate } from 'react-router';
+import { ApiError, api, errorMessage } from '../api/client';
+import { queryKeys } from '../api/queryKeys';
+import { notify } from '../ui/notify';
+import type { FormMode } from './formValues';
+import type { RegistryRecord } from './queries';
+
+/** After a write, every list, record and selector may show the changed names. */
+export function useInvalidateRegistry() {
+  const queryClient = useQueryClient();
+  return useCallback(async () => {
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: queryKeys.registry.all }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.options.all }),
+    ]);
+  }, [queryClient]);
+}
+
+export type RequestBody = Record<string, unknown>;
+
+const ignore = () => undefined;
+
+interface SaveOptions {
+  /** The profile sends a picture, so its body goes as multipart/form-data. */
+  multipart?: boolean;
+  /** A refusal's field errors, for the form to show beside their fields. */
+  onFieldErrors(errors: FieldError[]): void;
+}
+
+/**
+ * Sends a create or update. Success: the server's message as a toast, then the back target.
+ * Failure: the server's message (else the module's default) as a toast, and its field errors
+ * handed to the form.
+ *
+ * The returned function settles once the outcome has been shown, and never rejects: the toast
+ * is the report, and a form's isSubmitting then covers the whole save.
+ */
+export function useSaveRecord(def: ResourceDef, mode: FormMode, back: string, options: SaveOptions) {
+  const navigate = useNavigate();
+  const invalidate = useInvalidateRegistry();
+  const endpoint =
+    mode === 'create' ? def.endpoints.create : mode === 'update' ? def.endpoints.update : undefined;
+  const { mutateAsync } = useMutation({
+    mutationFn: (body: RequestBody) => {
+      if (!endpoint) throw new Error(`${def.label} has no ${mode} endpoint`);
+      return options.multipart ? api.postMultipart(endpoint, body) : api.post(endpoint, body);
+    },
+    onSuccess: (res) => {
+      notify.success(res.message || (mode === 'create' ? def.messages.created : def.messages.updated));
+      void invalidate();
+      navigate(back);
+    },
+    onError: (err) => {
+      notify.error(
+        errorMessage(err, mode === 'create' ? def.messages.failedCreate : def.messages.failedUpdate),
+      );
+      if (err instanceof ApiError) options.onFieldErrors(err.errors ?? []);
+    },
+  });
+  return useCallback(
+    // Enter in a view form's field submits it too; without an endpoint there is nothing to send.
+    (body: RequestBody) => (endpoint ? mutateAsync(body).then(ignore, ignore) : Promise.resolve()),
+    [endpoint, mutateAsync],
+  );
+}
+
+/**
+ * Deletes a record. The success toast and `onDeleted` come first; the mutation stays pending
+ * until the lists have been fetched again, so the confirmation closes on the updated page.
+ */
+export function useDeleteRecord(def: ResourceDef, onDeleted: () => void) {
+  const invalidate = useInvalidateRegistry();
+  return useMutation({
+    mutationFn: (record: RegistryRecord) => {
+      if (!def.endpoints.delete) throw new Error(`${def.label} has no delete endpoint`);
+      return api.post(def.endpoints.delete, { [def.code]: record[def.code] });
+    },
+    onSuccess: async (res) => {
+      notify.success(res.message || def.messages.deleted);
+      onDeleted();
+      await invalidate();
+    },
+    onError: (err) => notify.error(errorMessage(err, def.messages.failedDelete)),
+  });
+}

@@ -1,0 +1,69 @@
+import { RESOURCE_BY_KEY, type ResourceKey } from '@wfc/contract';
+import { type UseFormSetValue, useWatch } from 'react-hook-form';
+import { type ProfileFormParts, Section, SelectCell, TextCell } from './ProfileLayout';
+import type { ProfileValues } from './profileValues';
+
+/** The cascade's options: a country's states, a state's cities, as the definitions declare them. */
+function subListEndpoint(parent: ResourceKey, child: ResourceKey): string {
+  const sub = RESOURCE_BY_KEY[parent].subLists?.find((s) => s.resource === child);
+  if (!sub) throw new Error(`No ${child} sub-list on ${parent}`);
+  return sub.endpoint;
+}
+
+interface Props {
+  form: ProfileFormParts;
+  setValue: UseFormSetValue<ProfileValues>;
+}
+
+/** The address, whose state is chosen within its country and city within its state. */
+export function AddressFields({ form, setValue }: Props) {
+  const country = useWatch({ control: form.control, name: 'address.countryCode' });
+  const state = useWatch({ control: form.control, name: 'address.stateCode' });
+  return (
+    <Section title="Address">
+      <TextCell form={form} name="address.addressLineOne" label="Address Line One" />
+      <TextCell form={form} name="address.addressLineTwo" label="Address Line Two" />
+      <SelectCell
+        form={form}
+        name="address.countryCode"
+        label="Country"
+        source="country"
+        onPicked={(changed) => {
+          if (!changed) return;
+          setValue('address.stateCode', null);
+          setValue('address.cityCode', null);
+        }}
+      />
+      {country?.value && (
+        <SelectCell
+          form={form}
+          name="address.stateCode"
+          label="State"
+          source="state"
+          parent={{
+            endpoint: subListEndpoint('country', 'state'),
+            param: RESOURCE_BY_KEY.country.code,
+            value: country.value,
+          }}
+          onPicked={(changed) => {
+            if (changed) setValue('address.cityCode', null);
+          }}
+        />
+      )}
+      {country?.value && state?.value && (
+        <SelectCell
+          form={form}
+          name="address.cityCode"
+          label="City"
+          source="city"
+          parent={{
+            endpoint: subListEndpoint('state', 'city'),
+            param: RESOURCE_BY_KEY.state.code,
+            value: state.value,
+          }}
+        />
+      )}
+      <TextCell form={form} name="address.postalCode" label="Postal Code" />
+    </Section>
+  );
+}

@@ -1,0 +1,143 @@
+import type { ProfileRecord } from '@wfc/contract';
+import type { FieldPath } from 'react-hook-form';
+import type { FormMode } from '../formValues';
+import type { Option } from '../ResourceSelect';
+
+/** Form state mirrors the request body's keys, so schema and server errors land on their fields. */
+export interface ProfileValues {
+  firstName: string;
+  lastName: string;
+  profilePicture: File | null;
+  dob: string;
+  genderCode: Option | null;
+  phoneNumber: string;
+  userCode: Option | null;
+  address: {
+    addressLineOne: string;
+    addressLineTwo: string;
+    countryCode: Option | null;
+    stateCode: Option | null;
+    cityCode: Option | null;
+    postalCode: string;
+  };
+  social: {
+    linkedin: string;
+    twitter: string;
+    facebook: string;
+    instagram: string;
+    websitePortfolioUrl: string;
+  };
+  notification: { email: boolean; sms: boolean; push: boolean };
+}
+
+export type ProfileField = FieldPath<ProfileValues>;
+
+export const SOCIAL: { name: keyof ProfileValues['social']; label: string }[] = [
+  { name: 'linkedin', label: 'LinkedIn' },
+  { name: 'twitter', label: 'Twitter' },
+  { name: 'facebook', label: 'Facebook' },
+  { name: 'instagram', label: 'Instagram' },
+  { name: 'websitePortfolioUrl', label: 'Website / Portfolio URL' },
+];
+
+export const NOTIFICATIONS: { name: keyof ProfileValues['notification']; label: string }[] = [
+  { name: 'email', label: 'Email' },
+  { name: 'sms', label: 'SMS' },
+  { name: 'push', label: 'Push' },
+];
+
+/** Every field a server error may name, as dotted body keys. */
+export const PROFILE_FIELDS: ProfileField[] = [
+  'firstName',
+  'lastName',
+  'profilePicture',
+  'dob',
+  'genderCode',
+  'phoneNumber',
+  'userCode',
+  'address.addressLineOne',
+  'address.addressLineTwo',
+  'address.countryCode',
+  'address.stateCode',
+  'address.cityCode',
+  'address.postalCode',
+  ...SOCIAL.map((s) => `social.${s.name}` as const),
+  ...NOTIFICATIONS.map((n) => `notification.${n.name}` as const),
+];
+
+/** The id of a field's input: `profile-address-cityCode`, `profile-social-linkedin`. */
+export const profileInputId = (name: ProfileField) => `profile-${name.replace('.', '-')}`;
+
+const text = (v: string | null | undefined) => v ?? '';
+const option = (value: string | undefined, label: string | undefined): Option | null =>
+  value ? { value, label: label || value } : null;
+
+export function initialProfileValues(record?: ProfileRecord, picture: File | null = null): ProfileValues {
+  const a = record?.address;
+  const s = record?.social;
+  return {
+    firstName: text(record?.firstName),
+    lastName: text(record?.lastName),
+    profilePicture: picture,
+    dob: text(record?.dob),
+    genderCode: option(record?.gender?.genderCode, record?.gender?.genderName),
+    phoneNumber: text(record?.phoneNumber),
+    userCode: option(record?.user?.userCode, record?.user?.username),
+    address: {
+      addressLineOne: text(a?.addressLineOne),
+      addressLineTwo: text(a?.addressLineTwo),
+      countryCode: option(a?.country?.countryCode, a?.country?.name),
+      stateCode: option(a?.state?.stateCode, a?.state?.name),
+      cityCode: option(a?.city?.cityCode, a?.city?.name),
+      postalCode: text(a?.postalCode),
+    },
+    social: {
+      linkedin: text(s?.linkedin),
+      twitter: text(s?.twitter),
+      facebook: text(s?.facebook),
+      instagram: text(s?.instagram),
+      websitePortfolioUrl: text(s?.websitePortfolioUrl),
+    },
+    notification: {
+      email: record?.notification?.email ?? false,
+      sms: record?.notification?.sms ?? false,
+      push: record?.notification?.push ?? false,
+    },
+  };
+}
+
+/** The multipart body of CreateProfile / UpdateProfile, bracket keys made by the API client. */
+export function profileBody(
+  values: ProfileValues,
+  mode: FormMode,
+  profileCode: string,
+  pictureChanged: boolean,
+): Record<string, unknown> {
+  const bool = (b: boolean) => (b ? 'true' : 'false');
+  const sendPicture = mode === 'create' || pictureChanged;
+  return {
+    firstName: values.firstName,
+    lastName: values.lastName,
+    ...(sendPicture && values.profilePicture ? { profilePicture: values.profilePicture } : {}),
+    phoneNumber: values.phoneNumber,
+    genderCode: values.genderCode?.value ?? '',
+    dob: values.dob,
+    address: {
+      addressLineOne: values.address.addressLineOne,
+      addressLineTwo: values.address.addressLineTwo,
+      countryCode: values.address.countryCode?.value ?? '',
+      stateCode: values.address.stateCode?.value ?? '',
+      cityCode: values.address.cityCode?.value ?? '',
+      postalCode: values.address.postalCode,
+    },
+    social: { ...values.social },
+    notification: {
+      email: bool(values.notification.email),
+      sms: bool(values.notification.sms),
+      push: bool(values.notification.push),
+    },
+    ...(mode === 'create'
+      ? { userCode: values.userCode?.value ?? '' }
+      : { profileCode, isProfilePictureChanged: bool(pictureChanged) }),
+  };
+}
