@@ -32,8 +32,8 @@ export async function bootstrap(db: Database, adminPassword?: string): Promise<B
         })
         .onConflictDoNothing({ target: permissions.permissionName });
     }
-    const [{ n }] = await tx.select({ n: count() }).from(users);
-    if (Number(n) > 0) {
+    const [existing] = await tx.select({ n: count() }).from(users);
+    if (Number(existing?.n) > 0) {
       // Keep the Administrator role complete when the catalogue grows.
       const [admin] = await tx
         .select({ roleCode: roles.roleCode })

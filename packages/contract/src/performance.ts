@@ -74,8 +74,9 @@ export interface DateRange {
 
 /** Pure: the dates a performance may describe when it is `today` (YYYY-MM-DD). */
 export function performanceDateRange(today: string): DateRange {
-  const [y, m, d] = today.split('-').map(Number);
-  const latest = new Date(Date.UTC(y, m - 1, d + PERFORMANCE_DAYS_AHEAD)).toISOString().slice(0, 10);
+  const day = new Date(`${today}T00:00:00Z`);
+  day.setUTCDate(day.getUTCDate() + PERFORMANCE_DAYS_AHEAD);
+  const latest = day.toISOString().slice(0, 10);
   return { earliest: EARLIEST_PERFORMANCE_DATE, latest };
 }
 

@@ -31,10 +31,10 @@ function bool(v: unknown): boolean {
 }
 
 /**
- * SPEC.md section 5 normalisation: empty keyword -> '', empty sortField -> '_id', any sortValue
- * other than 'asc' -> 'desc', page < 1 -> 1, limit < 1 -> 10; projection and populate default to
- * true. DECISIONS.md adds the clamp of limit to 100. Never throws: a bad value is normalised, and
- * only an unknown sortField is refused later, against the list's whitelist.
+ * The lists' normalisation (docs/product.md, Lists): empty keyword -> '', empty sortField -> '_id',
+ * any sortValue other than 'asc' -> 'desc', page < 1 -> 1, limit < 1 -> 10 and above 100 -> 100;
+ * projection and populate default to true. Never throws: a bad value is normalised, and only an
+ * unknown sortField is refused later, against the list's whitelist.
  */
 export function normaliseListQuery(raw: Raw, defaults: Partial<ListQuery> = {}): ListQuery {
   const q = raw ?? {};
@@ -60,12 +60,37 @@ export function normaliseListQuery(raw: Raw, defaults: Partial<ListQuery> = {}):
   };
 }
 
-export const listQuerySchema = z.object({
-  keyword: z.string().optional(),
-  sortField: z.string().optional(),
-  sortValue: z.string().optional(),
-  page: z.coerce.number().optional(),
-  limit: z.coerce.number().optional(),
-  projection: z.string().optional(),
-  populate: z.string().optional(),
-});
+/** A query parameter as the server's parser gives it: repeated keys arrive as a list. */
+const param = z.union([z.string(), z.array(z.string())]).optional();
+
+/** A list request's query once parsed: the normalised paging, sort and keyword, and the flags it turned on. */
+export interface ParsedListQuery extends ListQuery {
+  flags: ReadonlySet<string>;
+}
+
+/**
+ * The list query parameters, parsed once per request into their normalised form. `flags` are the
+ * list's own switches (`assignable`), on when given with any value but 'false' or '0', as
+ * `populate` is read.
+ */
+export function listQuerySchema(opts: { defaults?: Partial<ListQuery>; flags?: readonly string[] } = {}) {
+  const flags = opts.flags ?? [];
+  return z
+    .object({
+      keyword: param,
+      sortField: param,
+      sortValue: param,
+      page: param,
+      limit: param,
+      projection: param,
+      populate: param,
+      ...Object.fromEntries(flags.map((f) => [f, param])),
+    })
+    .transform((raw): ParsedListQuery => {
+      const given = new Map(Object.entries(raw));
+      return {
+        ...normaliseListQuery(raw, opts.defaults),
+        flags: new Set(flags.filter((f) => given.get(f) !== undefined && bool(given.get(f)))),
+      };
+    });
+}

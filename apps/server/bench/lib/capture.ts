@@ -1,9 +1,10 @@
+import { listQuerySchema, type ParsedListQuery } from '@wfc/contract';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Database } from '../../src/db/client.ts';
 import { QueryCache } from '../../src/db/query-cache.ts';
 import * as schema from '../../src/db/schema/index.ts';
-import type { RouteContext } from '../../src/http/routes.ts';
+import type { SessionContext } from '../../src/http/routes.ts';
 import { listRecords } from '../../src/resources/engine.ts';
 import type { ServerResource } from '../../src/resources/server-resource.ts';
 
@@ -44,10 +45,10 @@ export async function captureListSql(
       logger: { logQuery: (sql, params) => captured.push({ sql, params }) },
     }) as unknown as Database;
     const ctx = {
-      req: { query },
+      query: listQuerySchema({ flags: res.listFlags?.map((f) => f.param) }).parse(query),
       session: { permissions: new Set([res.def.permissions.view]) },
       services: { db, cache: new QueryCache(undefined) },
-    } as unknown as RouteContext;
+    } as unknown as SessionContext<unknown, ParsedListQuery>;
     await listRecords(res, ctx);
   } finally {
     await pool.end();

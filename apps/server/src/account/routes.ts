@@ -84,11 +84,11 @@ export const authRoutes = [
     changes: true,
     async handler({ session, actor, reply, services }) {
       await services.db.transaction(async (tx) => {
-        await revokeSession(tx, session!.idHash);
+        await revokeSession(tx, session.idHash);
         await recordAudit(tx, {
           action: 'LOGOUT',
           collection: 'auth',
-          after: { username: actor!.username },
+          after: { username: actor.username },
           actor,
         });
       });
@@ -106,7 +106,7 @@ export const authRoutes = [
     async handler({ session, services }) {
       return {
         message: 'Session fetched successfully',
-        data: await loadSessionUser(services.db, session!.userCode),
+        data: await loadSessionUser(services.db, session.userCode),
       };
     },
   }),

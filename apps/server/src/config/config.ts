@@ -13,7 +13,7 @@ export type TrustProxy = false | string | ((address: string, hop: number) => boo
 const PROXY_EXAMPLE = '(e.g. 127.0.0.1 or 10.0.0.0/8)';
 
 function proxyEntryError(entry: string): string | undefined {
-  const [address, prefix, ...rest] = entry.split('/');
+  const [address = '', prefix, ...rest] = entry.split('/');
   const family = isIP(address);
   if (family === 0 || rest.length > 0 || (prefix !== undefined && !/^\d{1,3}$/.test(prefix))) {
     return `"${entry}" is not an IP address or CIDR range ${PROXY_EXAMPLE}`;

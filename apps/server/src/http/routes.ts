@@ -15,10 +15,13 @@ export type Access =
   | { kind: 'any'; permissions: readonly string[] }
   | { kind: 'all'; permissions: readonly string[] };
 
-export const publicAccess: Access = { kind: 'public' };
-export const sessionAccess: Access = { kind: 'session' };
-export const anyOf = (...permissions: readonly string[]): Access => ({ kind: 'any', permissions });
-export const allOf = (...permissions: readonly string[]): Access => ({ kind: 'all', permissions });
+type PublicAccess = Extract<Access, { kind: 'public' }>;
+type GuardedAccess = Exclude<Access, PublicAccess>;
+
+export const publicAccess: PublicAccess = { kind: 'public' };
+export const sessionAccess: GuardedAccess = { kind: 'session' };
+export const anyOf = (...permissions: readonly string[]): GuardedAccess => ({ kind: 'any', permissions });
+export const allOf = (...permissions: readonly string[]): GuardedAccess => ({ kind: 'all', permissions });
 
 /** Pure: may a holder of `held` call a route guarded by `access`? */
 export function allows(access: Access, held: ReadonlySet<string> | null): boolean {
@@ -41,18 +44,33 @@ export interface RouteContext<B = unknown, Q = unknown> {
   services: Services;
 }
 
+/** What a route that needs a session sees: the access check has already refused anyone without one. */
+export interface SessionContext<B = unknown, Q = unknown> extends RouteContext<B, Q> {
+  session: ActiveSession;
+  actor: AuditActor;
+}
+
+/** A public route may be called without a session; every other route is given one. */
+type ContextFor<A extends Access, B, Q> = [A] extends [GuardedAccess]
+  ? SessionContext<B, Q>
+  : RouteContext<B, Q>;
+
 export interface HandlerResult {
   message: string;
   data?: unknown;
   total?: number;
 }
 
-export interface ApiRoute<B extends ZodType = ZodType, Q extends ZodType = ZodType> {
+export interface ApiRoute<
+  B extends ZodType = ZodType,
+  Q extends ZodType = ZodType,
+  A extends Access = Access,
+> {
   method: 'GET' | 'POST';
   path: string;
   summary: string;
   tag: string;
-  access: Access;
+  access: A;
   body?: B;
   query?: Q;
   /** Multipart bodies are parsed by the handler itself (files). */
@@ -66,11 +84,21 @@ export interface ApiRoute<B extends ZodType = ZodType, Q extends ZodType = ZodTy
    */
   changes?: boolean;
   /** Returns the envelope's message and data, or nothing when it wrote the reply itself. */
-  handler(ctx: RouteContext<z.output<B>, z.output<Q>>): Promise<HandlerResult | undefined>;
+  handler(ctx: ContextFor<A, z.output<B>, z.output<Q>>): Promise<HandlerResult | undefined>;
 }
 
-export const defineRoute = <B extends ZodType = ZodType, Q extends ZodType = ZodType>(r: ApiRoute<B, Q>) =>
-  r as unknown as ApiRoute;
+/**
+ * Types a route's handler by its schemas and access, then erases them for the route table: the
+ * registrar parses body and query with those very schemas and refuses a missing session before
+ * the handler runs, which is what makes the handler's types true.
+ */
+export const defineRoute = <
+  B extends ZodType = ZodType,
+  Q extends ZodType = ZodType,
+  A extends Access = Access,
+>(
+  r: ApiRoute<B, Q, A>,
+) => r as unknown as ApiRoute;
 
 export const API_PREFIX = '/api';
 

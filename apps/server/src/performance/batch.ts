@@ -30,7 +30,7 @@ function repeatedCells(cells: PerformanceRowInput['performancePerSkill']): numbe
     // Hashing every code of a large batch (100,000 of them) costs more than comparing a few.
     for (let j = 1; j < cells.length; j++) {
       for (let k = 0; k < j; k++) {
-        if (cells[k].skillCode === cells[j].skillCode) {
+        if (cells[k]?.skillCode === cells[j]?.skillCode) {
           repeated.push(j);
           break;
         }

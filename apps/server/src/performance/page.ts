@@ -85,6 +85,7 @@ async function pageDocument(db: Executor, q: PageQuery): Promise<PageDocument> {
       'total', (select count(*) from employees e where ${employeeWhere(q.filter)})
     ) as doc`,
   );
+  if (!doc) throw new Error('The page query returned no row');
   return doc.doc;
 }
 

@@ -1,4 +1,11 @@
-import { codeRef, lookupPermissions, normaliseListQuery } from '@wfc/contract';
+import {
+  codeRef,
+  listQuerySchema,
+  lookupPermissions,
+  type ParsedListQuery,
+  RESOURCE_BY_KEY,
+  type ResourceKey,
+} from '@wfc/contract';
 import { and, count, eq, getTableName, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
@@ -8,7 +15,7 @@ import { newCode } from '../db/codes.ts';
 import { escapeLike } from '../db/like.ts';
 import { badRequest, conflict, notFound } from '../http/envelope.ts';
 import { registerUniqueMessage } from '../http/errors.ts';
-import { type ApiRoute, anyOf, defineRoute, type RouteContext } from '../http/routes.ts';
+import { type ApiRoute, anyOf, defineRoute, type SessionContext } from '../http/routes.ts';
 import {
   isNested,
   lookupShape,
@@ -17,9 +24,16 @@ import {
   tableColumnNames,
   unpopulated,
 } from './list-query.ts';
-import type { Dependent, ParentFilter, ServerResource, Shape, WriteContext } from './server-resource.ts';
-
-type Row = Record<string, unknown>;
+import type {
+  AnyResourceDef,
+  Dependent,
+  InputOf,
+  ParentFilter,
+  Row,
+  ServerResource,
+  Shape,
+  WriteContext,
+} from './server-resource.ts';
 
 const plain = (v: unknown) => (v instanceof Date ? v.toISOString() : v);
 
@@ -54,7 +68,7 @@ interface FetchOptions {
 export async function fetchRecords(db: Executor, res: ServerResource, opts: FetchOptions) {
   const shape = opts.shape ?? res.shape;
   let q = db.select(shape).from(res.table).$dynamic();
-  for (const j of res.joins ?? []) q = j.optional ? q.leftJoin(j.table, j.on) : q.innerJoin(j.table, j.on);
+  for (const j of res.joins) q = j.optional ? q.leftJoin(j.table, j.on) : q.innerJoin(j.table, j.on);
   if (opts.where) q = q.where(opts.where);
   if (opts.orderBy) q = q.orderBy(...opts.orderBy);
   if (opts.limit !== undefined) q = q.limit(opts.limit);
@@ -89,7 +103,7 @@ async function lockedRecord(tx: Executor, res: ServerResource, code: string) {
 
 /** Every table a list of `res` may read: a cached page or total is reused while none changes. */
 function listTables(res: ServerResource, filter?: ParentFilter): string[] {
-  const tables: PgTable[] = [res.table, ...(res.joins ?? []).map((j) => j.table), ...(res.reads ?? [])];
+  const tables: PgTable[] = [res.table, ...res.joins.map((j) => j.table), ...(res.reads ?? [])];
   return [...new Set([...tables, ...(filter?.reads ?? [])].map((t) => getTableName(t)))];
 }
 
@@ -112,7 +126,7 @@ function cachedListTables(res: ServerResource, filter?: ParentFilter): string[] 
 async function countTotal(db: Executor, res: ServerResource, where: SQL | undefined, withJoins: boolean) {
   let q = db.select({ n: count() }).from(res.table).$dynamic();
   if (withJoins) {
-    for (const j of res.joins ?? []) q = j.optional ? q.leftJoin(j.table, j.on) : q.innerJoin(j.table, j.on);
+    for (const j of res.joins) q = j.optional ? q.leftJoin(j.table, j.on) : q.innerJoin(j.table, j.on);
   }
   if (where) q = q.where(where);
   const [r] = await q;
@@ -144,24 +158,16 @@ async function matchingValues(db: Executor, res: ServerResource, keyword: string
   return matching;
 }
 
-/** A flag is on when given with any value but 'false' or '0', as `populate` is read. */
-function flagOn(value: unknown): boolean {
-  if (value === undefined) return false;
-  const first = Array.isArray(value) ? value[0] : value;
-  const s = typeof first === 'string' ? first.trim().toLowerCase() : '';
-  return s !== 'false' && s !== '0';
-}
-
 /**
  * The flags a list request turned on, their condition for this caller, and what names them in
  * cache keys: the caller's permissions, since two callers holding different ones see different
  * pages.
  */
-function listFlags(res: ServerResource, raw: Row, held: ReadonlySet<string>) {
-  const on = (res.listFlags ?? []).filter((f) => flagOn(raw[f.param]));
-  if (!on.length) return { key: '', where: undefined };
-  const key = `${on.map((f) => f.param).join(',')}:${[...held].sort().join(',')}`;
-  return { key, where: and(...on.map((f) => f.where(held))) };
+function listFlags(res: ServerResource, on: ReadonlySet<string>, held: ReadonlySet<string>) {
+  const flags = (res.listFlags ?? []).filter((f) => on.has(f.param));
+  if (!flags.length) return { key: '', where: undefined };
+  const key = `${flags.map((f) => f.param).join(',')}:${[...held].sort().join(',')}`;
+  return { key, where: and(...flags.map((f) => f.where(held))) };
 }
 
 interface ListFilter {
@@ -175,11 +181,14 @@ interface ListFilter {
  * List, with paging, sort, keyword, an optional parent filter and the lookup view for selectors.
  * A page is computed once and reused until a table it reads changes (`services.cache`).
  */
-export async function listRecords(res: ServerResource, ctx: RouteContext, filter?: ListFilter) {
-  const fullView = ctx.session!.permissions.has(res.def.permissions.view);
-  const raw = (ctx.req.query ?? {}) as Row;
-  const asked = normaliseListQuery(raw);
-  const flags = listFlags(res, raw, ctx.session!.permissions);
+export async function listRecords(
+  res: ServerResource,
+  ctx: SessionContext<unknown, ParsedListQuery>,
+  filter?: ListFilter,
+) {
+  const fullView = ctx.session.permissions.has(res.def.permissions.view);
+  const { flags: on, ...asked } = ctx.query;
+  const flags = listFlags(res, on, ctx.session.permissions);
   // What is listed, for whom and how filtered: a page's key adds the query, a total's the keyword.
   const scope = [res.def.key, fullView ? 'full' : 'lookup', filter?.key ?? null, flags.key || null];
   const tables = cachedListTables(res, filter?.sub);
@@ -188,8 +197,9 @@ export async function listRecords(res: ServerResource, ctx: RouteContext, filter
   const page = await cache.get(['list', ...scope, asked], tables, async () => {
     const lookup = !fullView;
     const matching = asked.keyword && !lookup ? await matchingValues(db, res, asked.keyword) : undefined;
-    // Without VIEW, a form's selector may still read codes and names (DECISIONS.md section 3).
-    const { query, orderBy, keyword, keywordOnTable } = prepareList(res, raw, { lookup, matching });
+    // Without VIEW, a form's selector may still read codes and names (docs/product.md, Permissions).
+    const { orderBy, keyword, keywordOnTable } = prepareList(res, asked, { lookup, matching });
+    const query = asked;
     const shape = lookup ? lookupShape(res) : query.populate ? res.shape : unpopulated(res.shape);
     const where = and(filter?.where, flags.where, keyword);
     const offset = (query.page - 1) * query.limit;
@@ -218,39 +228,47 @@ export async function listRecords(res: ServerResource, ctx: RouteContext, filter
   return { message: res.def.messages.listed, data: page.records, total: page.total };
 }
 
-async function checkRefs(res: ServerResource, tx: Executor, input: Row) {
+async function checkRefs(res: ServerResource, tx: Executor, input: object) {
   const errors: { field: string; message: string }[] = [];
-  for (const ref of res.refs ?? []) {
-    const value = input[ref.field];
-    if (value === null || value === undefined || value === '') continue;
+  const fields = new Map(Object.entries(input));
+  for (const ref of res.refs) {
+    const value = fields.get(ref.field);
+    if (typeof value !== 'string' || value === '') continue;
     const [hit] = await tx
       .select({ one: sql`1` })
       .from(ref.column.table)
-      .where(eq(ref.column, value as string))
+      .where(eq(ref.column, value))
       .limit(1);
     if (!hit) errors.push({ field: ref.field, message: `${ref.label} not found` });
   }
   if (errors.length) throw badRequest('Invalid input', errors);
 }
 
-async function defaultRow(res: ServerResource, input: Row) {
+function defaultRow(res: ServerResource, input: object): Row {
   const cols = tableColumnNames(res);
   return Object.fromEntries(Object.entries(input).filter(([k]) => cols.has(k) && k !== res.def.code));
 }
 
 /** A browser sends an empty file part when no file was chosen: that is no file. */
-const uploadOf = (ctx: RouteContext) => ctx.files?.find((f) => f.data.length > 0);
+const uploadOf = (ctx: SessionContext) => ctx.files?.find((f) => f.data.length > 0);
 
-function writeContext(ctx: RouteContext, tx: Executor, prepared?: unknown): WriteContext {
+function writeContext(ctx: SessionContext, tx: Executor, prepared?: unknown): WriteContext {
   return {
     tx,
     services: ctx.services,
-    actor: ctx.actor!,
-    permissions: ctx.session!.permissions,
-    sessionIdHash: ctx.session!.idHash,
+    actor: ctx.actor,
+    permissions: ctx.session.permissions,
+    sessionIdHash: ctx.session.idHash,
     upload: uploadOf(ctx),
     prepared,
   };
+}
+
+/** The code a body names; its schema made it a required string. */
+function codeIn(res: ServerResource, body: object): string {
+  const code = new Map(Object.entries(body)).get(res.def.code);
+  if (typeof code !== 'string') throw new Error(`${res.def.label}: the body has no ${res.def.code}`);
+  return code;
 }
 
 /** 'N noun' for each kind of record that still refers to `code`; empty when nothing does. */
@@ -264,7 +282,10 @@ export async function referencesTo(tx: Executor, dependents: readonly Dependent[
   return found;
 }
 
-async function createRecord(res: ServerResource, ctx: RouteContext<Row>) {
+async function createRecord<D extends AnyResourceDef>(
+  res: ServerResource<D>,
+  ctx: SessionContext<InputOf<D>>,
+) {
   const prepared = await res.prepare?.(ctx.body, uploadOf(ctx), 'create');
   return ctx.services.db.transaction(async (tx) => {
     const wctx = writeContext(ctx, tx, prepared);
@@ -272,7 +293,7 @@ async function createRecord(res: ServerResource, ctx: RouteContext<Row>) {
     await checkRefs(res, tx, ctx.body);
     await res.validate?.(ctx.body, wctx);
     const code = newCode(res.def.prefix);
-    const row = res.toRow ? await res.toRow(ctx.body, wctx) : await defaultRow(res, ctx.body);
+    const row = res.toRow ? await res.toRow(ctx.body, wctx) : defaultRow(res, ctx.body);
     await tx.insert(res.table).values({ ...row, [res.def.code]: code });
     await res.afterWrite?.(code, ctx.body, wctx);
     const after = await fetchOne(tx, res, code);
@@ -281,8 +302,11 @@ async function createRecord(res: ServerResource, ctx: RouteContext<Row>) {
   });
 }
 
-async function updateRecord(res: ServerResource, ctx: RouteContext<Row>) {
-  const code = ctx.body[res.def.code] as string;
+async function updateRecord<D extends AnyResourceDef>(
+  res: ServerResource<D>,
+  ctx: SessionContext<InputOf<D>>,
+) {
+  const code = codeIn(res, ctx.body);
   const prepared = await res.prepare?.(ctx.body, uploadOf(ctx), 'update');
   return ctx.services.db.transaction(async (tx) => {
     const before = await lockedRecord(tx, res, code);
@@ -291,7 +315,7 @@ async function updateRecord(res: ServerResource, ctx: RouteContext<Row>) {
     await res.authorize?.(ctx.body, wctx, before);
     await checkRefs(res, tx, ctx.body);
     await res.validate?.(ctx.body, wctx, before);
-    const row = res.toRow ? await res.toRow(ctx.body, wctx, before) : await defaultRow(res, ctx.body);
+    const row = res.toRow ? await res.toRow(ctx.body, wctx, before) : defaultRow(res, ctx.body);
     const set = res.updatedAtColumn ? { ...row, updatedAt: new Date() } : row;
     if (Object.keys(set).length) await tx.update(res.table).set(set).where(eq(res.codeColumn, code));
     await res.afterWrite?.(code, ctx.body, wctx, before);
@@ -308,8 +332,8 @@ async function updateRecord(res: ServerResource, ctx: RouteContext<Row>) {
   });
 }
 
-async function deleteRecord(res: ServerResource, ctx: RouteContext<Row>) {
-  const code = ctx.body[res.def.code] as string;
+async function deleteRecord(res: ServerResource, ctx: SessionContext<string>) {
+  const code = ctx.body;
   return ctx.services.db.transaction(async (tx) => {
     const before = await lockedRecord(tx, res, code);
     if (!before) throw notFound(res.def.messages.notFound);
@@ -328,19 +352,35 @@ async function deleteRecord(res: ServerResource, ctx: RouteContext<Row>) {
   });
 }
 
-/** Every route one resource definition implies. */
-export function resourceRoutes(res: ServerResource): ApiRoute[] {
+/** A body that names one record by a code: the handler is given the code itself. */
+const codeBody = (param: string) =>
+  z.object({ [param]: codeRef(param) }).transform((body) => String(body[param]));
+
+/** The parent a sub-list route names, as its own definition stores it. */
+function parentOf(list: ParentFilter, registry: ReadonlyMap<ResourceKey, ServerResource>) {
+  const parent = registry.get(list.parent);
+  if (!parent) throw new Error(`${list.endpoint}: no server definition of ${list.parent}`);
+  return { column: parent.codeColumn, notFound: RESOURCE_BY_KEY[list.parent].messages.notFound };
+}
+
+/** Every route one resource definition implies; `registry` finds the parents of its sub-lists. */
+export function resourceRoutes<D extends AnyResourceDef>(
+  res: ServerResource<D>,
+  registry: ReadonlyMap<ResourceKey, ServerResource>,
+): ApiRoute[] {
   const { def } = res;
   for (const u of res.unique ?? []) registerUniqueMessage(u.constraint, u.field, u.message);
-  const codeBody = (param: string, label: string) => z.object({ [param]: codeRef(label) });
   const tag = def.plural;
+  const listAccess = anyOf(def.permissions.view, ...lookupPermissions(def.key));
+  const listQuery = listQuerySchema({ flags: res.listFlags?.map((f) => f.param) });
   const routes: ApiRoute[] = [
     defineRoute({
       method: 'GET',
       path: def.endpoints.list,
       summary: `List ${def.plural.toLowerCase()} (paged, sorted, filtered by keyword)`,
       tag,
-      access: anyOf(def.permissions.view, ...lookupPermissions(def.key)),
+      access: listAccess,
+      query: listQuery,
       handler: (ctx) => listRecords(res, ctx),
     }),
     defineRoute({
@@ -351,32 +391,34 @@ export function resourceRoutes(res: ServerResource): ApiRoute[] {
       // An editor loads the record it edits, even without the module's VIEW permission.
       access: anyOf(def.permissions.view, ...(def.permissions.update ? [def.permissions.update] : [])),
       changes: false,
-      body: codeBody(def.code, def.code),
+      body: codeBody(def.code),
       async handler(ctx) {
-        const record = await fetchOne(ctx.services.db, res, ctx.body[def.code] as string);
+        const record = await fetchOne(ctx.services.db, res, ctx.body);
         if (!record) throw notFound(def.messages.notFound);
         return { message: def.messages.fetched, data: record };
       },
     }),
   ];
-  for (const sub of res.subLists ?? []) {
+  for (const sub of res.parentFilters) {
+    const parent = parentOf(sub, registry);
     routes.push(
       defineRoute({
         method: 'POST',
         path: sub.endpoint,
-        summary: `List ${def.plural.toLowerCase()} of one ${sub.param.replace(/Code$/, '')}`,
+        summary: `List ${def.plural.toLowerCase()} of one ${sub.parent}`,
         tag,
-        access: anyOf(def.permissions.view, ...lookupPermissions(def.key)),
+        access: listAccess,
         changes: false,
-        body: codeBody(sub.param, sub.param),
+        query: listQuery,
+        body: codeBody(sub.param),
         async handler(ctx) {
-          const parentCode = ctx.body[sub.param] as string;
+          const parentCode = ctx.body;
           const [hit] = await ctx.services.db
             .select({ one: sql`1` })
-            .from(sub.parent.column.table)
-            .where(eq(sub.parent.column, parentCode))
+            .from(parent.column.table)
+            .where(eq(parent.column, parentCode))
             .limit(1);
-          if (!hit) throw notFound(sub.parent.notFound);
+          if (!hit) throw notFound(parent.notFound);
           return listRecords(res, ctx, {
             where: sub.where(parentCode),
             key: { endpoint: sub.endpoint, code: parentCode },
@@ -395,10 +437,10 @@ export function resourceRoutes(res: ServerResource): ApiRoute[] {
         tag,
         access: anyOf(def.permissions.view),
         changes: false,
-        body: codeBody(g.param, g.param),
+        body: codeBody(g.param),
         async handler(ctx) {
           const { records } = await fetchRecords(ctx.services.db, res, {
-            where: eq(g.column as PgColumn, ctx.body[g.param] as string),
+            where: eq(g.column, ctx.body),
             limit: 1,
           });
           if (!records[0]) throw notFound(def.messages.notFound);
@@ -420,7 +462,7 @@ export function resourceRoutes(res: ServerResource): ApiRoute[] {
         access: anyOf(perms.create),
         body: def.createSchema,
         multipart: res.multipart,
-        handler: (ctx) => createRecord(res, ctx as RouteContext<Row>),
+        handler: (ctx) => createRecord(res, ctx),
       }),
     );
   }
@@ -434,7 +476,7 @@ export function resourceRoutes(res: ServerResource): ApiRoute[] {
         access: anyOf(perms.update),
         body: def.updateSchema,
         multipart: res.multipart,
-        handler: (ctx) => updateRecord(res, ctx as RouteContext<Row>),
+        handler: (ctx) => updateRecord(res, ctx),
       }),
     );
   }
@@ -446,8 +488,8 @@ export function resourceRoutes(res: ServerResource): ApiRoute[] {
         summary: `Delete a ${def.label.toLowerCase()}`,
         tag,
         access: anyOf(perms.delete),
-        body: codeBody(def.code, def.code),
-        handler: (ctx) => deleteRecord(res, ctx as RouteContext<Row>),
+        body: codeBody(def.code),
+        handler: (ctx) => deleteRecord(res, ctx),
       }),
     );
   }

@@ -1,4 +1,4 @@
-import { type ListQuery, normaliseListQuery } from '@wfc/contract';
+import type { ListQuery } from '@wfc/contract';
 import { asc, desc, getTableColumns, inArray, is, SQL, sql } from 'drizzle-orm';
 import { PgColumn } from 'drizzle-orm/pg-core';
 import { escapeLike } from '../db/like.ts';
@@ -7,7 +7,7 @@ import type { ServerResource, Shape, ShapeValue } from './server-resource.ts';
 
 /** Resolves a dotted path ('country.name') in a shape to its column. */
 export function shapeColumn(shape: Shape, path: string): ShapeValue | undefined {
-  const [head, tail] = path.split('.', 2);
+  const [head = '', tail] = path.split('.', 2);
   const v = shape[head];
   if (!v) return undefined;
   if (tail === undefined) return isNested(v) ? undefined : v;
@@ -41,7 +41,6 @@ export function lookupShape(res: ServerResource): Shape {
 }
 
 export interface PreparedList {
-  query: ListQuery;
   orderBy: SQL[];
   keyword?: SQL;
   /** The keyword names columns of the listed table only, so counting needs no join. */
@@ -56,7 +55,7 @@ export interface PreparedList {
  * Undefined when the path has no reference column of the same name on the listed table.
  */
 function keywordThroughReference(res: ServerResource, path: string, pattern: string): SQL | undefined {
-  const [head, tail] = path.split('.', 2);
+  const [head = '', tail] = path.split('.', 2);
   const group = res.shape[head];
   if (tail === undefined || !group || !isNested(group)) return undefined;
   const searched = group[tail];
@@ -69,7 +68,6 @@ function keywordThroughReference(res: ServerResource, path: string, pattern: str
 }
 
 export interface PrepareOptions {
-  defaults?: Partial<ListQuery>;
   /**
    * For each of the resource's `fewValues` paths, the stored values the keyword matches: the
    * path's condition becomes an equality on them (and nothing when there are none).
@@ -82,13 +80,8 @@ export interface PrepareOptions {
   lookup?: boolean;
 }
 
-/** Turns raw query parameters into an order and a keyword filter; unknown sort fields are a 400. */
-export function prepareList(
-  res: ServerResource,
-  raw: Record<string, unknown>,
-  opts: PrepareOptions = {},
-): PreparedList {
-  const query = normaliseListQuery(raw, opts.defaults);
+/** Turns a normalised list query into an order and a keyword filter; unknown sort fields are a 400. */
+export function prepareList(res: ServerResource, query: ListQuery, opts: PrepareOptions = {}): PreparedList {
   const sortFields = opts.lookup ? [res.def.nameField] : res.def.sortFields;
   const searchPaths = opts.lookup ? [res.def.nameField] : res.search;
   const dir = query.sortValue === 'asc' ? asc : desc;
@@ -122,7 +115,7 @@ export function prepareList(
     });
     keyword = parts.length ? sql`(${sql.join(parts, sql` or `)})` : sql`false`;
   }
-  return { query, orderBy, keyword, keywordOnTable };
+  return { orderBy, keyword, keywordOnTable };
 }
 
 export const tableColumnNames = (res: ServerResource) => new Set(Object.keys(getTableColumns(res.table)));

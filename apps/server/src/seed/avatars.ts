@@ -12,13 +12,13 @@ const CELL = SIZE / (GRID + 1);
  */
 export async function identicon(seedText: string): Promise<Buffer> {
   const hash = createHash('sha256').update(seedText).digest();
-  const hue = (hash[0] / 255) * 360;
+  const hue = ((hash[0] ?? 0) / 255) * 360;
   const [r, g, b] = hslToRgb(hue, 0.55, 0.5);
   const pixels = Buffer.alloc(SIZE * SIZE * 3, 0xf2);
   const margin = CELL / 2;
   for (let row = 0; row < GRID; row++) {
     for (let col = 0; col < Math.ceil(GRID / 2); col++) {
-      if ((hash[1 + row * 3 + col] & 1) === 0) continue;
+      if (((hash[1 + row * 3 + col] ?? 0) & 1) === 0) continue;
       for (const c of new Set([col, GRID - 1 - col])) {
         const x0 = Math.round(margin + c * CELL);
         const y0 = Math.round(margin + row * CELL);

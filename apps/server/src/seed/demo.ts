@@ -109,7 +109,7 @@ async function insertUsers(tx: Executor, people: DemoPerson[]) {
     sql`select count(*)::int as n from ${users} where lower(username) in (select lower(r.username)
       from ${jsonRecords(wanted, sql`username text`)})`,
   );
-  if (existing[0].n === wanted.length) return;
+  if (existing[0]?.n === wanted.length) return;
   const hash = await hashPassword(DEMO_PASSWORD);
   await tx.execute(sql`insert into ${users} (user_code, username, email, password_hash, role_code)
     select ${codeSql('USER-')}, r.username, r.email, ${hash}, ro.role_code
@@ -217,8 +217,8 @@ async function insertScores(tx: Executor, people: DemoPerson[], days: number) {
   const unscored = sql`select e.id, e.employee_code from ${employees} e
     where lower(e.employee_id) in (select lower(r."employeeId") from ${jsonRecords(ids, sql`"employeeId" text`)})
     and not exists (select 1 from ${performances} p where p.employee_code = e.employee_code)`;
-  const [{ n }] = await rows<{ n: number }>(tx, sql`select count(*)::int as n from (${unscored}) u`);
-  if (n === 0) return;
+  const [unscoredCount] = await rows<{ n: number }>(tx, sql`select count(*)::int as n from (${unscored}) u`);
+  if (!unscoredCount?.n) return;
   const load = () =>
     insertDailyScores(tx, {
       employees: unscored,

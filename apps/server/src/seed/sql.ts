@@ -31,5 +31,5 @@ export async function countOf(db: Executor, table: PgTable, where?: SQL): Promis
     db,
     sql`select count(*) as n from ${table}${where ? sql` where ${where}` : sql``}`,
   );
-  return Number(r.n);
+  return Number(r?.n ?? 0);
 }

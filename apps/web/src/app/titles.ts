@@ -1,4 +1,4 @@
-import { RESOURCES, type ResourceDef } from '@wfc/contract';
+import { RESOURCES, type ResourceDef, subListsOf } from '@wfc/contract';
 import { shellScreenTitle, trimTrailingSlashes, withAppName } from './shellTitles';
 
 const bySegment = (pick: (r: ResourceDef) => string, segment: string | undefined) =>
@@ -21,7 +21,7 @@ export function screenTitle(pathname: string): string | null {
   if (second === 'create' && third === undefined) return `Create ${item.label}`;
   if (second === 'edit' && third !== undefined) return `Update ${item.label}`;
   if (third === undefined) return `View ${item.label}`;
-  const sub = item.subLists?.find((s) => s.segment === third);
+  const sub = subListsOf(item).find((s) => s.segment === third);
   return sub ? `${item.label} ${sub.buttonLabel.replace(/^View /, '')}` : null;
 }
 

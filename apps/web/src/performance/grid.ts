@@ -18,6 +18,7 @@ const scoreText = (score: number | null) => (score === null ? '' : String(score)
 /** The text a cell shows: the user's draft, else the saved score. */
 export function cellText(drafts: Drafts, row: PerformanceRow, col: number): string {
   const skill = row.skills[col];
+  if (!skill) return '';
   return drafts.get(row.employeeCode)?.get(skill.skillCode) ?? scoreText(skill.score);
 }
 
@@ -41,6 +42,7 @@ export function withCell(drafts: Drafts, employeeCode: string, skillCode: string
 /** A cell counts as changed only when its value differs from the saved one ('07' is 7). */
 export function isCellChanged(drafts: Drafts, row: PerformanceRow, col: number): boolean {
   const skill = row.skills[col];
+  if (!skill) return false;
   const draft = drafts.get(row.employeeCode)?.get(skill.skillCode);
   return draft !== undefined && parseScore(draft) !== skill.score;
 }

@@ -3,7 +3,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import { type FormFieldDef, RESOURCE_BY_KEY, type ResourceDef } from '@wfc/contract';
+import { type FormFieldDef, RESOURCE_BY_KEY, type ResourceDef, subListsOf } from '@wfc/contract';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useCan } from '../auth/auth';
@@ -101,7 +101,7 @@ function EntityForm({ def, mode, code, record, back }: RecordFormProps) {
 function useSubListButtons(def: ResourceDef, mode: FormMode, code: string) {
   const go = useNavigateWithBack();
   const can = useCan();
-  const subLists = mode === 'view' ? (def.subLists ?? []) : [];
+  const subLists = mode === 'view' ? subListsOf(def) : [];
   const visible = subLists.filter((s) => can(RESOURCE_BY_KEY[s.resource].permissions.view));
   if (visible.length === 0) return undefined;
   return visible.map((s) => (

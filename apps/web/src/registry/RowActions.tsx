@@ -22,7 +22,7 @@ interface Props {
 /** 'view', 'view or edit', 'view, edit or delete': only what this user may do. */
 function rowActionsText(view: boolean, edit: boolean, del: boolean): string {
   const words = [view && 'view', edit && 'edit', del && 'delete'].filter((w): w is string => Boolean(w));
-  return words.length > 1 ? `${words.slice(0, -1).join(', ')} or ${words.at(-1)}` : words[0];
+  return words.length > 1 ? `${words.slice(0, -1).join(', ')} or ${words.at(-1)}` : (words[0] ?? '');
 }
 
 /** What can be done with the selected row, or a hint to select one. */

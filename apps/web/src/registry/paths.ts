@@ -52,7 +52,7 @@ export function usePreset(): NonNullable<BackState['preset']> {
 
 /** Reads a dotted path; `a[].b` maps over the array at `a`. */
 export function readPath(record: unknown, path: string): unknown {
-  const [head, ...rest] = path.split('[].');
+  const [head = '', ...rest] = path.split('[].');
   const base = head
     .split('.')
     .reduce<unknown>(

@@ -1,4 +1,4 @@
-import { RESOURCE_BY_KEY, RESOURCES, type ResourceDef, type ResourceKey } from '@wfc/contract';
+import { RESOURCE_BY_KEY, RESOURCES, type ResourceDef, type ResourceKey, subListsOf } from '@wfc/contract';
 import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
 import { RequirePermission } from '../auth/guards';
@@ -41,7 +41,7 @@ function routesFor(def: ResourceDef): RouteObject[] {
       element: guarded([def.permissions.update], `${def.key}-update`, <Form def={def} mode="update" />),
     });
   }
-  for (const sub of def.subLists ?? []) {
+  for (const sub of subListsOf(def)) {
     const child = RESOURCE_BY_KEY[sub.resource];
     routes.push({
       path: `${def.itemSegment}/:code/${sub.segment}`,

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { PermissionName } from '../permissions.ts';
+import { ALL_PERMISSION_NAMES, type PermissionName } from '../permissions.ts';
 
 export type ResourceKey =
   | 'permission'
@@ -25,6 +25,14 @@ export interface ColumnDef {
   format?: ColumnFormat;
 }
 
+/** A column as a definition states it: a sortable column sorts by its own path. */
+export interface ColumnSpec {
+  path: string;
+  label: string;
+  sortable?: boolean;
+  format?: ColumnFormat;
+}
+
 export type FormFieldKind =
   | 'text'
   | 'textarea'
@@ -35,6 +43,14 @@ export type FormFieldKind =
   | 'multiselect'
   | 'json';
 
+/** Cascading selectors: the options are the chosen parent's sub-list, shown once it is chosen. */
+export interface FieldCascade {
+  /** The form field that holds the parent's code. */
+  field: string;
+  endpoint: string;
+  param: string;
+}
+
 /** A form field: `name` is the request body key, `valuePath`/`labelPath` where a record holds it. */
 export interface FormFieldDef {
   name: string;
@@ -44,8 +60,7 @@ export interface FormFieldDef {
   labelPath?: string;
   /** Selectors: the resource whose list provides the options. */
   source?: ResourceKey;
-  /** Cascading selectors: options come from the parent's sub-list, shown only once it is chosen. */
-  dependsOn?: { field: string; endpoint: string; param: string };
+  dependsOn?: FieldCascade;
   placeholder?: string;
   help?: string;
   /** Only on some modes (e.g. password is not shown in view mode). */
@@ -70,7 +85,17 @@ export interface FieldDelegation {
   heldOnly?: string;
 }
 
-/** A sub-list reachable from a record's view (a role's permissions, a country's states, ...). */
+/** This resource listed by one parent record: `POST Get{Plural}By{Parent}Code` with the parent's code. */
+export interface ParentListDef {
+  parent: ResourceKey;
+  endpoint: string;
+  /** The body key holding the parent's code: the parent's code field. */
+  param: string;
+  /** Whether the parent's view offers it as a screen ('View States'); some lists are API only. */
+  screen: boolean;
+}
+
+/** A sub-list as its parent's view shows it (a role's permissions, a country's states, ...). */
 export interface SubListDef {
   resource: ResourceKey;
   segment: string;
@@ -96,6 +121,23 @@ export interface ResourceMessages {
   notFound: string;
 }
 
+export type WriteAction = 'create' | 'update' | 'delete';
+
+export interface ResourceEndpoints {
+  list: string;
+  get: string;
+  create?: string;
+  update?: string;
+  delete?: string;
+}
+
+export interface ResourcePermissions {
+  view: PermissionName;
+  create?: PermissionName;
+  update?: PermissionName;
+  delete?: PermissionName;
+}
+
 export interface ResourceDef<C extends z.ZodType = z.ZodType, U extends z.ZodType = z.ZodType> {
   key: ResourceKey;
   label: string;
@@ -109,20 +151,16 @@ export interface ResourceDef<C extends z.ZodType = z.ZodType, U extends z.ZodTyp
   prefix: string;
   /** The record's display name: selector option labels and conflict messages. */
   nameField: string;
-  permissions: {
-    view: PermissionName;
-    create?: PermissionName;
-    update?: PermissionName;
-    delete?: PermissionName;
-  };
-  endpoints: { list: string; get: string; create?: string; update?: string; delete?: string };
+  permissions: ResourcePermissions;
+  endpoints: ResourceEndpoints;
   createSchema?: C;
   updateSchema?: U;
   /** Accepted sortField values besides `_id` (creation order). */
   sortFields: readonly string[];
   columns: readonly ColumnDef[];
   formFields: readonly FormFieldDef[];
-  subLists?: readonly SubListDef[];
+  /** The parents this resource is listed by (a state by its country). */
+  listedBy: readonly ParentListDef[];
   /** Where Back goes from a view when no back target was passed. */
   defaultBack?: string;
   messages: ResourceMessages;
@@ -149,20 +187,139 @@ export function messagesFor(label: string, plural: string): ResourceMessages {
   };
 }
 
-type Def<C extends z.ZodType, U extends z.ZodType> = Omit<ResourceDef<C, U>, 'messages' | 'moduleTitle'> & {
-  moduleTitle?: string;
-  messages?: Partial<ResourceMessages>;
-};
+const pascal = (words: string) =>
+  words
+    .split(/[\s_-]+/)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('');
+const kebab = (words: string) => words.trim().toLowerCase().replace(/\s+/g, '-');
+const upper = (words: string) => words.trim().toUpperCase().replace(/\s+/g, '_');
 
-export function defineResource<C extends z.ZodType, U extends z.ZodType>(def: Def<C, U>): ResourceDef<C, U> {
+/** The code field of a resource: `genderCode`, `countryCode`, ... */
+export const codeFieldOf = (key: ResourceKey) => `${key}Code`;
+
+/** `GetStatesByCountryCode`: the convention every sub-list endpoint follows. */
+export const parentListEndpoint = (plural: string, parent: ResourceKey) =>
+  `Get${pascal(plural)}By${pascal(parent)}Code`;
+
+const permissionNames: ReadonlySet<string> = new Set(ALL_PERMISSION_NAMES);
+
+/** A name made by convention must be in the catalogue: a typo fails when the definition loads. */
+function catalogued(name: string): PermissionName {
+  if (!permissionNames.has(name)) throw new Error(`Permission ${name} is not in the catalogue`);
+  return name as PermissionName;
+}
+
+/**
+ * What a definition states; everything else follows from `key`, `label` and `plural` by the
+ * console's naming conventions, and is written out only where the product differs.
+ */
+export interface ResourceSpec<C extends z.ZodType, U extends z.ZodType> {
+  key: ResourceKey;
+  label: string;
+  plural: string;
+  moduleTitle?: string;
+  /** Default: the key in capitals and a dash (`GENDER-`). */
+  prefix?: string;
+  nameField: string;
+  /** Write actions besides viewing; default all three. Their permissions and endpoints follow. */
+  actions?: readonly WriteAction[];
+  /** Endpoint names that break the convention (the user module keeps its historical ones). */
+  endpoints?: Partial<ResourceEndpoints>;
+  /** Default: `VIEW_{PLURAL}` when the permission catalogue has it. */
+  viewPermission?: PermissionName;
+  createSchema?: C;
+  updateSchema?: U;
+  columns: readonly ColumnSpec[];
+  /** Sortable fields the table does not show as columns. */
+  moreSortFields?: readonly string[];
+  formFields: readonly FormFieldDef[];
+  /** Parents that list this resource; `screen: false` for an API-only list. */
+  listedBy?: ReadonlyArray<ResourceKey | { parent: ResourceKey; screen: false }>;
+  defaultBack?: string;
+  messages?: Partial<ResourceMessages>;
+}
+
+export function defineResource<C extends z.ZodType, U extends z.ZodType>(
+  spec: ResourceSpec<C, U>,
+): ResourceDef<C, U> {
+  const actions = new Set<WriteAction>(spec.actions ?? ['create', 'update', 'delete']);
+  const name = pascal(spec.key);
+  const one = upper(spec.key);
+  const permissions: ResourcePermissions = {
+    view: spec.viewPermission ?? catalogued(`VIEW_${upper(spec.plural)}`),
+  };
+  const endpoints: ResourceEndpoints = { list: `Get${pascal(spec.plural)}`, get: `Get${name}ByCode` };
+  for (const action of actions) {
+    permissions[action] = catalogued(`${action.toUpperCase()}_${one}`);
+    endpoints[action] = `${pascal(action)}${name}`;
+  }
+  const {
+    actions: _a,
+    endpoints: overrides,
+    viewPermission: _v,
+    moreSortFields,
+    listedBy,
+    columns,
+    ...rest
+  } = spec;
   return {
-    ...def,
-    moduleTitle: def.moduleTitle ?? def.plural,
-    messages: { ...messagesFor(def.label, def.plural), ...def.messages },
+    ...rest,
+    code: codeFieldOf(spec.key),
+    prefix: spec.prefix ?? `${one}-`,
+    listSegment: kebab(spec.plural),
+    itemSegment: kebab(spec.label),
+    moduleTitle: spec.moduleTitle ?? spec.plural,
+    permissions,
+    endpoints: { ...endpoints, ...overrides },
+    columns: columns.map(({ sortable, ...c }) => (sortable ? { ...c, sortField: c.path } : c)),
+    sortFields: [...columns.filter((c) => c.sortable).map((c) => c.path), ...(moreSortFields ?? [])],
+    listedBy: (listedBy ?? []).map((p) => {
+      const parent = typeof p === 'string' ? p : p.parent;
+      return {
+        parent,
+        endpoint: parentListEndpoint(spec.plural, parent),
+        param: codeFieldOf(parent),
+        screen: typeof p === 'string',
+      };
+    }),
+    messages: { ...messagesFor(spec.label, spec.plural), ...spec.messages },
   };
 }
 
-export const TIMESTAMP_COLUMNS: readonly ColumnDef[] = [
-  { path: 'createdAt', label: 'Created At', sortField: 'createdAt', format: 'datetime' },
-  { path: 'updatedAt', label: 'Updated At', sortField: 'updatedAt', format: 'datetime' },
+/**
+ * The cascade of a selector whose options are `source` listed by the parent chosen in `field`
+ * (a city's state within its country). Refers to the source's own declaration, so the endpoint
+ * is never restated; throws when the source is not listed by that parent.
+ */
+export function cascadeFrom(
+  source: ResourceDef,
+  parent: ResourceKey,
+  field = codeFieldOf(parent),
+): FieldCascade {
+  const list = source.listedBy.find((l) => l.parent === parent);
+  if (!list) throw new Error(`${source.label} is not listed by ${parent}`);
+  return { field, endpoint: list.endpoint, param: list.param };
+}
+
+/**
+ * A selector of `source` records, named and read by convention: the body key is the source's code
+ * field, and a record holds the choice as a reference named after the source (`country.countryCode`,
+ * `country.name`).
+ */
+export function selectField(source: ResourceDef, more: Partial<FormFieldDef> = {}): FormFieldDef {
+  return {
+    name: source.code,
+    label: source.label,
+    kind: 'select',
+    source: source.key,
+    valuePath: `${source.key}.${source.code}`,
+    labelPath: `${source.key}.${source.nameField}`,
+    ...more,
+  };
+}
+
+export const TIMESTAMP_COLUMNS: readonly ColumnSpec[] = [
+  { path: 'createdAt', label: 'Created At', sortable: true, format: 'datetime' },
+  { path: 'updatedAt', label: 'Updated At', sortable: true, format: 'datetime' },
 ];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { codeRef, requiredText } from '../fields.ts';
-import { defineResource, TIMESTAMP_COLUMNS } from './define.ts';
+import { cascadeFrom, defineResource, selectField, TIMESTAMP_COLUMNS } from './define.ts';
 
 const letters = (label: string, n: number) =>
   z
@@ -17,53 +17,19 @@ export const countryResource = defineResource({
   key: 'country',
   label: 'Country',
   plural: 'Countries',
-  listSegment: 'countries',
-  itemSegment: 'country',
-  code: 'countryCode',
-  prefix: 'COUNTRY-',
   nameField: 'name',
-  permissions: {
-    view: 'VIEW_COUNTRIES',
-    create: 'CREATE_COUNTRY',
-    update: 'UPDATE_COUNTRY',
-    delete: 'DELETE_COUNTRY',
-  },
-  endpoints: {
-    list: 'GetCountries',
-    get: 'GetCountryByCode',
-    create: 'CreateCountry',
-    update: 'UpdateCountry',
-    delete: 'DeleteCountry',
-  },
   createSchema: countryCreateSchema,
   updateSchema: countryUpdateSchema,
-  sortFields: ['name', 'iso2', 'iso3', 'createdAt', 'updatedAt'],
   columns: [
-    { path: 'name', label: 'Name', sortField: 'name' },
-    { path: 'iso2', label: 'ISO2', sortField: 'iso2' },
-    { path: 'iso3', label: 'ISO3', sortField: 'iso3' },
+    { path: 'name', label: 'Name', sortable: true },
+    { path: 'iso2', label: 'ISO2', sortable: true },
+    { path: 'iso3', label: 'ISO3', sortable: true },
     ...TIMESTAMP_COLUMNS,
   ],
   formFields: [
     { name: 'name', label: 'Name', kind: 'text' },
     { name: 'iso2', label: 'ISO2', kind: 'text' },
     { name: 'iso3', label: 'ISO3', kind: 'text' },
-  ],
-  subLists: [
-    {
-      resource: 'state',
-      segment: 'states',
-      endpoint: 'GetStatesByCountryCode',
-      param: 'countryCode',
-      buttonLabel: 'View States',
-    },
-    {
-      resource: 'city',
-      segment: 'cities',
-      endpoint: 'GetCitiesByCountryCode',
-      param: 'countryCode',
-      buttonLabel: 'View Cities',
-    },
   ],
 });
 
@@ -83,53 +49,20 @@ export const stateResource = defineResource({
   key: 'state',
   label: 'State',
   plural: 'States',
-  listSegment: 'states',
-  itemSegment: 'state',
-  code: 'stateCode',
-  prefix: 'STATE-',
+  listedBy: ['country'],
   nameField: 'name',
-  permissions: {
-    view: 'VIEW_STATES',
-    create: 'CREATE_STATE',
-    update: 'UPDATE_STATE',
-    delete: 'DELETE_STATE',
-  },
-  endpoints: {
-    list: 'GetStates',
-    get: 'GetStateByCode',
-    create: 'CreateState',
-    update: 'UpdateState',
-    delete: 'DeleteState',
-  },
   createSchema: stateCreateSchema,
   updateSchema: stateUpdateSchema,
-  sortFields: ['name', 'iso', 'country.name', 'createdAt', 'updatedAt'],
   columns: [
-    { path: 'name', label: 'Name', sortField: 'name' },
-    { path: 'iso', label: 'ISO', sortField: 'iso' },
-    { path: 'country.name', label: 'Country', sortField: 'country.name' },
+    { path: 'name', label: 'Name', sortable: true },
+    { path: 'iso', label: 'ISO', sortable: true },
+    { path: 'country.name', label: 'Country', sortable: true },
     ...TIMESTAMP_COLUMNS,
   ],
   formFields: [
     { name: 'name', label: 'Name', kind: 'text' },
     { name: 'iso', label: 'ISO', kind: 'text' },
-    {
-      name: 'countryCode',
-      label: 'Country',
-      kind: 'select',
-      source: 'country',
-      valuePath: 'country.countryCode',
-      labelPath: 'country.name',
-    },
-  ],
-  subLists: [
-    {
-      resource: 'city',
-      segment: 'cities',
-      endpoint: 'GetCitiesByStateCode',
-      param: 'stateCode',
-      buttonLabel: 'View Cities',
-    },
+    selectField(countryResource),
   ],
 });
 
@@ -145,46 +78,19 @@ export const cityResource = defineResource({
   key: 'city',
   label: 'City',
   plural: 'Cities',
-  listSegment: 'cities',
-  itemSegment: 'city',
-  code: 'cityCode',
-  prefix: 'CITY-',
+  listedBy: ['state', 'country'],
   nameField: 'name',
-  permissions: { view: 'VIEW_CITIES', create: 'CREATE_CITY', update: 'UPDATE_CITY', delete: 'DELETE_CITY' },
-  endpoints: {
-    list: 'GetCities',
-    get: 'GetCityByCode',
-    create: 'CreateCity',
-    update: 'UpdateCity',
-    delete: 'DeleteCity',
-  },
   createSchema: cityCreateSchema,
   updateSchema: cityUpdateSchema,
-  sortFields: ['name', 'state.name', 'country.name', 'createdAt', 'updatedAt'],
   columns: [
-    { path: 'name', label: 'Name', sortField: 'name' },
-    { path: 'state.name', label: 'State', sortField: 'state.name' },
-    { path: 'country.name', label: 'Country', sortField: 'country.name' },
+    { path: 'name', label: 'Name', sortable: true },
+    { path: 'state.name', label: 'State', sortable: true },
+    { path: 'country.name', label: 'Country', sortable: true },
     ...TIMESTAMP_COLUMNS,
   ],
   formFields: [
     { name: 'name', label: 'Name', kind: 'text' },
-    {
-      name: 'countryCode',
-      label: 'Country',
-      kind: 'select',
-      source: 'country',
-      valuePath: 'country.countryCode',
-      labelPath: 'country.name',
-    },
-    {
-      name: 'stateCode',
-      label: 'State',
-      kind: 'select',
-      source: 'state',
-      valuePath: 'state.stateCode',
-      labelPath: 'state.name',
-      dependsOn: { field: 'countryCode', endpoint: 'GetStatesByCountryCode', param: 'countryCode' },
-    },
+    selectField(countryResource),
+    selectField(stateResource, { dependsOn: cascadeFrom(stateResource, 'country') }),
   ],
 });

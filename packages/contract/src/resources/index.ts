@@ -1,5 +1,5 @@
 import { auditResource, permissionResource, roleResource, userResource } from './access.ts';
-import type { ResourceDef, ResourceKey } from './define.ts';
+import type { FormFieldDef, ResourceDef, ResourceKey, SubListDef } from './define.ts';
 import { cityResource, countryResource, stateResource } from './geography.ts';
 import { employeeResource, profileResource } from './people.ts';
 import { departmentResource, genderResource, skillResource } from './reference.ts';
@@ -31,23 +31,42 @@ export const RESOURCE_BY_KEY = Object.fromEntries(RESOURCES.map((r) => [r.key, r
   ResourceDef
 >;
 
+const SUB_LISTS = new Map<ResourceKey, SubListDef[]>(
+  RESOURCES.map((parent) => [
+    parent.key,
+    RESOURCES.flatMap((child) =>
+      child.listedBy
+        .filter((l) => l.parent === parent.key && l.screen)
+        .map((l) => ({
+          resource: child.key,
+          segment: child.listSegment,
+          endpoint: l.endpoint,
+          param: l.param,
+          buttonLabel: `View ${child.plural}`,
+        })),
+    ),
+  ]),
+);
+
+/** The sub-lists a record's view offers (a country's states and cities), from the children's `listedBy`. */
+export const subListsOf = (def: ResourceDef): readonly SubListDef[] => SUB_LISTS.get(def.key) ?? [];
+
+const offers = (field: FormFieldDef, key: ResourceKey) => field.source === key;
+
 /**
- * Selector lookups (DECISIONS.md section 3): whoever may create or update a record whose form
- * offers another resource as options may read that resource's codes and names.
+ * Selector lookups: whoever may create or update a record whose form offers another resource as
+ * options may read that resource's codes and names (a field shown on create only gives the create
+ * permission that right).
  */
 export function lookupPermissions(key: ResourceKey): string[] {
-  const extra: Record<string, string[]> = {
-    // The profile form is custom; its selectors are declared here rather than in formFields.
-    gender: ['CREATE_PROFILE', 'UPDATE_PROFILE'],
-    country: ['CREATE_PROFILE', 'UPDATE_PROFILE'],
-    state: ['CREATE_PROFILE', 'UPDATE_PROFILE'],
-    city: ['CREATE_PROFILE', 'UPDATE_PROFILE'],
-    user: ['CREATE_PROFILE'],
-  };
-  const fromForms = RESOURCES.flatMap((r) =>
-    r.formFields.some((f) => f.source === key || (f.dependsOn && f.source === key))
-      ? [r.permissions.create, r.permissions.update].filter((p): p is NonNullable<typeof p> => Boolean(p))
-      : [],
-  );
-  return [...new Set([...fromForms, ...(extra[key] ?? [])])];
+  const granted = RESOURCES.flatMap((r) =>
+    r.formFields
+      .filter((f) => offers(f, key))
+      .flatMap((f) =>
+        (['create', 'update'] as const)
+          .filter((mode) => !f.modes || f.modes.includes(mode))
+          .map((mode) => r.permissions[mode]),
+      ),
+  ).filter((p): p is NonNullable<typeof p> => Boolean(p));
+  return [...new Set(granted)];
 }

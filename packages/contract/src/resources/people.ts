@@ -8,7 +8,17 @@ import {
   optionalUrl,
   requiredText,
 } from '../fields.ts';
-import { defineResource, TIMESTAMP_COLUMNS } from './define.ts';
+import { userResource } from './access.ts';
+import {
+  cascadeFrom,
+  defineResource,
+  type FormFieldDef,
+  type ResourceDef,
+  selectField,
+  TIMESTAMP_COLUMNS,
+} from './define.ts';
+import { cityResource, countryResource, stateResource } from './geography.ts';
+import { departmentResource, genderResource } from './reference.ts';
 
 const employeeFields = {
   employeeId: z
@@ -28,65 +38,36 @@ export const employeeResource = defineResource({
   key: 'employee',
   label: 'Employee',
   plural: 'Employees',
-  listSegment: 'employees',
-  itemSegment: 'employee',
-  code: 'employeeCode',
+  listedBy: [{ parent: 'department', screen: false }],
   prefix: 'EMP-',
   nameField: 'name',
-  permissions: {
-    view: 'VIEW_EMPLOYEES',
-    create: 'CREATE_EMPLOYEE',
-    update: 'UPDATE_EMPLOYEE',
-    delete: 'DELETE_EMPLOYEE',
-  },
-  endpoints: {
-    list: 'GetEmployees',
-    get: 'GetEmployeeByCode',
-    create: 'CreateEmployee',
-    update: 'UpdateEmployee',
-    delete: 'DeleteEmployee',
-  },
   createSchema: employeeCreateSchema,
   updateSchema: employeeUpdateSchema,
-  sortFields: [
-    'employeeId',
-    'name',
-    'department.name',
-    'joinDate',
-    'user.username',
-    'createdAt',
-    'updatedAt',
-  ],
   columns: [
-    { path: 'employeeId', label: 'Employee Id', sortField: 'employeeId' },
-    { path: 'name', label: 'Name', sortField: 'name' },
-    { path: 'department.name', label: 'Department', sortField: 'department.name' },
-    { path: 'joinDate', label: 'Join Date', sortField: 'joinDate', format: 'date' },
-    { path: 'user.username', label: 'User', sortField: 'user.username' },
+    { path: 'employeeId', label: 'Employee Id', sortable: true },
+    { path: 'name', label: 'Name', sortable: true },
+    { path: 'department.name', label: 'Department', sortable: true },
+    { path: 'joinDate', label: 'Join Date', sortable: true, format: 'date' },
+    { path: 'user.username', label: 'User', sortable: true },
     ...TIMESTAMP_COLUMNS,
   ],
   formFields: [
     { name: 'employeeId', label: 'Employee Id', kind: 'text' },
     { name: 'name', label: 'Name', kind: 'text' },
-    {
-      name: 'departmentCode',
-      label: 'Department',
-      kind: 'select',
-      source: 'department',
-      valuePath: 'department.departmentCode',
-      labelPath: 'department.name',
-    },
+    selectField(departmentResource),
     { name: 'joinDate', label: 'Join Date', kind: 'date' },
-    {
-      name: 'userCode',
-      label: 'User',
-      kind: 'select',
-      source: 'user',
-      valuePath: 'user.userCode',
-      labelPath: 'user.username',
-    },
+    selectField(userResource),
   ],
 });
+
+/** A selector of the profile's address, which nests its references under `address`. */
+const addressSelect = (source: ResourceDef, more: Partial<FormFieldDef> = {}) =>
+  selectField(source, {
+    name: `address.${source.code}`,
+    valuePath: `address.${source.key}.${source.code}`,
+    labelPath: `address.${source.key}.${source.nameField}`,
+    ...more,
+  });
 
 export const PROFILE_PICTURE_TYPES = ['jpg', 'jpeg', 'png', 'webp'] as const;
 export const PROFILE_PICTURE_MAX_BYTES = 5 * 1024 * 1024;
@@ -152,44 +133,25 @@ export const profileResource = defineResource({
   key: 'profile',
   label: 'Profile',
   plural: 'Profiles',
-  listSegment: 'profiles',
-  itemSegment: 'profile',
-  code: 'profileCode',
-  prefix: 'PROFILE-',
   nameField: 'firstName',
-  permissions: {
-    view: 'VIEW_PROFILES',
-    create: 'CREATE_PROFILE',
-    update: 'UPDATE_PROFILE',
-    delete: 'DELETE_PROFILE',
-  },
-  endpoints: {
-    list: 'GetProfiles',
-    get: 'GetProfileByCode',
-    create: 'CreateProfile',
-    update: 'UpdateProfile',
-    delete: 'DeleteProfile',
-  },
   createSchema: profileCreateSchema,
   updateSchema: profileUpdateSchema,
-  sortFields: [
-    'firstName',
-    'lastName',
-    'phoneNumber',
-    'dob',
-    'gender.genderName',
-    'user.username',
-    'createdAt',
-    'updatedAt',
-  ],
   columns: [
-    { path: 'firstName', label: 'First Name', sortField: 'firstName' },
-    { path: 'lastName', label: 'Last Name', sortField: 'lastName' },
-    { path: 'gender.genderName', label: 'Gender', sortField: 'gender.genderName' },
-    { path: 'phoneNumber', label: 'Phone Number', sortField: 'phoneNumber' },
-    { path: 'user.username', label: 'User', sortField: 'user.username' },
+    { path: 'firstName', label: 'First Name', sortable: true },
+    { path: 'lastName', label: 'Last Name', sortable: true },
+    { path: 'gender.genderName', label: 'Gender', sortable: true },
+    { path: 'phoneNumber', label: 'Phone Number', sortable: true },
+    { path: 'user.username', label: 'User', sortable: true },
     ...TIMESTAMP_COLUMNS,
   ],
-  // The profile form is custom (picture, cascading address); these drive validation messages only.
-  formFields: [],
+  moreSortFields: ['dob'],
+  // The profile form is laid out by hand (picture, nested address); its selectors are declared
+  // here so that their lookups and cascades follow from the definition like every other form's.
+  formFields: [
+    selectField(genderResource),
+    selectField(userResource, { modes: ['create'] }),
+    addressSelect(countryResource),
+    addressSelect(stateResource, { dependsOn: cascadeFrom(stateResource, 'country', 'address.countryCode') }),
+    addressSelect(cityResource, { dependsOn: cascadeFrom(cityResource, 'state', 'address.stateCode') }),
+  ],
 });

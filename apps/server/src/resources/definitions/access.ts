@@ -20,25 +20,15 @@ import {
   users,
 } from '../../db/schema/index.ts';
 import { ApiError, badRequest, conflict } from '../../http/envelope.ts';
-import type { ServerResource } from '../server-resource.ts';
+import { defineServerResource, type Row, textAt } from '../server-resource.ts';
 
-export const permissions$: ServerResource = {
+export const permissions$ = defineServerResource({
   def: permissionResource,
   table: permissions,
-  idColumn: permissions.id,
-  codeColumn: permissions.permissionCode,
-  shape: {
-    permissionCode: permissions.permissionCode,
-    permissionName: permissions.permissionName,
-    permissionDescription: permissions.permissionDescription,
-    createdAt: permissions.createdAt,
-  },
   search: ['permissionName', 'permissionDescription'],
-  subLists: [
-    {
-      endpoint: 'GetPermissionsByRoleCode',
-      param: 'roleCode',
-      parent: { column: roles.roleCode, notFound: 'Role not found' },
+  parentConditions: {
+    // A role's permissions are listed through the join table.
+    role: {
       where: (code) =>
         inArray(
           permissions.permissionCode,
@@ -46,14 +36,13 @@ export const permissions$: ServerResource = {
         ),
       reads: [rolePermissions],
     },
-  ],
-};
+  },
+});
 
-export const audits$: ServerResource = {
+export const audits$ = defineServerResource({
   def: auditResource,
   table: audits,
-  idColumn: audits.id,
-  codeColumn: audits.auditCode,
+  // The acting user is stored by value, not referenced: the audit outlives the user.
   shape: {
     auditCode: audits.auditCode,
     action: audits.action,
@@ -66,7 +55,7 @@ export const audits$: ServerResource = {
   },
   search: ['action', 'collection', 'user.username'],
   fewValues: ['action', 'collection'],
-};
+});
 
 export const ROLE_MANAGER_PERMISSION = 'UPDATE_ROLE';
 
@@ -74,7 +63,7 @@ export const ROLE_MANAGER_PERMISSION = 'UPDATE_ROLE';
 const ROLE_MANAGER_LOCK = 727_003;
 
 /**
- * DECISIONS.md section 3: no change may leave the console without a user who can manage roles.
+ * No change may leave the console without a user who can manage roles (docs/product.md, Permissions).
  * Runs inside the change's transaction, after the change, so it sees the result. The lock makes
  * two such changes check one after the other: otherwise each could count the other's user (not
  * yet committed) and both would pass, leaving nobody.
@@ -126,21 +115,20 @@ const assignableRoles = (held: ReadonlySet<string>) =>
     where ${rolePermissions.roleCode} = ${roles.roleCode}
     and ${notInArray(permissions.permissionName, [...held])})`;
 
-const roleCodeOf = (user: Record<string, unknown>) => (user.role as { roleCode: string }).roleCode;
+/** The codes of the permissions a fetched role holds. */
+function heldCodes(role: Row | undefined): Set<string> {
+  const list = role?.rolePermissions;
+  return new Set(
+    (Array.isArray(list) ? list : []).flatMap((p: unknown) => {
+      const code = textAt(p !== null && typeof p === 'object' ? { ...p } : undefined, 'permissionCode');
+      return code ? [code] : [];
+    }),
+  );
+}
 
-export const roles$: ServerResource = {
+export const roles$ = defineServerResource({
   def: roleResource,
   table: roles,
-  idColumn: roles.id,
-  codeColumn: roles.roleCode,
-  updatedAtColumn: roles.updatedAt,
-  shape: {
-    roleCode: roles.roleCode,
-    roleName: roles.roleName,
-    roleDescription: roles.roleDescription,
-    createdAt: roles.createdAt,
-    updatedAt: roles.updatedAt,
-  },
   search: ['roleName', 'roleDescription'],
   unique: [
     { constraint: 'roles_name_unique', field: 'roleName', message: 'A role with this name already exists' },
@@ -162,10 +150,8 @@ export const roles$: ServerResource = {
    */
   async authorize(input, { tx, permissions: held }, existing) {
     if (!input || holdsEveryPermission(held)) return;
-    const had = new Set(
-      ((existing?.rolePermissions ?? []) as { permissionCode: string }[]).map((p) => p.permissionCode),
-    );
-    const added = [...new Set(input.rolePermissions as string[])].filter((c) => !had.has(c));
+    const had = heldCodes(existing);
+    const added = [...new Set(input.rolePermissions)].filter((c) => !had.has(c));
     if (added.length === 0) return;
     // Unknown codes are left to `validate`, which names them in a 400.
     const granted = await tx
@@ -176,7 +162,7 @@ export const roles$: ServerResource = {
       throw forbidden('You cannot grant permissions you do not hold');
   },
   async validate(input, { tx }) {
-    const wanted = [...new Set(input.rolePermissions as string[])];
+    const wanted = [...new Set(input.rolePermissions)];
     if (wanted.length === 0) return;
     const found = await tx
       .select({ code: permissions.permissionCode })
@@ -191,7 +177,7 @@ export const roles$: ServerResource = {
     }
   },
   async afterWrite(code, input, { tx }, existing) {
-    const wanted = [...new Set(input.rolePermissions as string[])];
+    const wanted = [...new Set(input.rolePermissions)];
     await tx.delete(rolePermissions).where(eq(rolePermissions.roleCode, code));
     if (wanted.length) {
       await tx
@@ -201,7 +187,7 @@ export const roles$: ServerResource = {
     if (existing) await assertSomeoneManagesRoles(tx);
   },
   async attach(db, records, { populate }) {
-    const codes = records.map((r) => r.roleCode as string);
+    const codes = records.flatMap((r) => textAt(r, 'roleCode') ?? []);
     if (codes.length === 0) return;
     const rows = await db
       .select({
@@ -221,25 +207,14 @@ export const roles$: ServerResource = {
         );
     }
   },
-};
+});
 
-export const users$: ServerResource = {
+export const users$ = defineServerResource({
   def: userResource,
   table: users,
-  idColumn: users.id,
-  codeColumn: users.userCode,
-  updatedAtColumn: users.updatedAt,
-  shape: {
-    userCode: users.userCode,
-    username: users.username,
-    email: users.email,
-    role: { roleCode: roles.roleCode, roleName: roles.roleName },
-    createdAt: users.createdAt,
-    updatedAt: users.updatedAt,
-  },
-  joins: [{ table: roles, on: eq(roles.roleCode, users.roleCode) }],
+  references: [{ to: roles$, via: users.roleCode }],
+  hidden: [users.passwordHash],
   search: ['username', 'email', 'role.roleName'],
-  refs: [{ field: 'roleCode', column: roles.roleCode, label: 'Role' }],
   unique: [
     { constraint: 'users_username_unique', field: 'username', message: 'This username is already taken' },
     { constraint: 'users_email_unique', field: 'email', message: 'This email is already in use' },
@@ -255,7 +230,7 @@ export const users$: ServerResource = {
   async authorize(input, { tx, actor, permissions: held }, existing) {
     if (holdsEveryPermission(held)) return;
     if (existing) {
-      const current = roleCodeOf(existing);
+      const current = textAt(existing, 'role.roleCode') ?? '';
       if (input && existing.userCode === actor.userCode && input.roleCode !== current) {
         throw forbidden('You cannot change your own role');
       }
@@ -268,20 +243,20 @@ export const users$: ServerResource = {
       }
       if (!input || input.roleCode === current) return;
     }
-    if (input && !(await withinReach(tx, String(input.roleCode), held))) {
+    if (input && !(await withinReach(tx, input.roleCode, held))) {
       throw forbidden('You cannot assign a role with permissions you do not hold');
     }
   },
   // A reset is worth an audit line of its own; the record itself never shows the password.
   auditNotes: (input) => (input.password ? { passwordChanged: true } : undefined),
   async toRow(input) {
-    const row: Record<string, unknown> = {
-      username: input.username,
-      email: input.email,
-      roleCode: input.roleCode,
+    const { username, email, roleCode } = input;
+    return {
+      username,
+      email,
+      roleCode,
+      ...(input.password ? { passwordHash: await hashPassword(input.password) } : {}),
     };
-    if (input.password) row.passwordHash = await hashPassword(input.password as string);
-    return row;
   },
   async afterWrite(code, input, { tx, sessionIdHash }, existing) {
     if (!existing) return;
@@ -291,6 +266,6 @@ export const users$: ServerResource = {
   },
   async beforeDelete(existing, { tx, actor }) {
     if (existing.userCode === actor.userCode) throw conflict('You cannot delete your own user');
-    await assertSomeoneManagesRoles(tx, existing.userCode as string);
+    await assertSomeoneManagesRoles(tx, textAt(existing, 'userCode'));
   },
-};
+});

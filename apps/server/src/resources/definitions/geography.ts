@@ -4,9 +4,7 @@ import type { Executor } from '../../db/client.ts';
 import { cities, countries, profiles, states } from '../../db/schema/index.ts';
 import { badRequest, conflict } from '../../http/envelope.ts';
 import { referencesTo } from '../engine.ts';
-import type { Dependent, ServerResource } from '../server-resource.ts';
-
-const countryNotFound = { column: countries.countryCode, notFound: 'Country not found' };
+import { type Dependent, defineServerResource, textAt } from '../server-resource.ts';
 
 /**
  * A record may not change its parent while others refer to it: their own parent would no longer
@@ -26,20 +24,9 @@ async function refuseMove(
   }
 }
 
-export const countries$: ServerResource = {
+export const countries$ = defineServerResource({
   def: countryResource,
   table: countries,
-  idColumn: countries.id,
-  codeColumn: countries.countryCode,
-  updatedAtColumn: countries.updatedAt,
-  shape: {
-    countryCode: countries.countryCode,
-    name: countries.name,
-    iso2: countries.iso2,
-    iso3: countries.iso3,
-    createdAt: countries.createdAt,
-    updatedAt: countries.updatedAt,
-  },
   search: ['name', 'iso2', 'iso3'],
   unique: [
     {
@@ -63,25 +50,18 @@ export const countries$: ServerResource = {
     { column: cities.countryCode, one: 'city', many: 'cities' },
     { column: profiles.countryCode, one: 'profile', many: 'profiles' },
   ],
-};
+});
 
-export const states$: ServerResource = {
+const stateDependents: Dependent[] = [
+  { column: cities.stateCode, one: 'city', many: 'cities' },
+  { column: profiles.stateCode, one: 'profile', many: 'profiles' },
+];
+
+export const states$ = defineServerResource({
   def: stateResource,
   table: states,
-  idColumn: states.id,
-  codeColumn: states.stateCode,
-  updatedAtColumn: states.updatedAt,
-  shape: {
-    stateCode: states.stateCode,
-    name: states.name,
-    iso: states.iso,
-    country: { countryCode: countries.countryCode, name: countries.name },
-    createdAt: states.createdAt,
-    updatedAt: states.updatedAt,
-  },
-  joins: [{ table: countries, on: eq(countries.countryCode, states.countryCode) }],
+  references: [{ to: countries$, via: states.countryCode }],
   search: ['name', 'iso', 'country.name'],
-  refs: [{ field: 'countryCode', column: countries.countryCode, label: 'Country' }],
   unique: [
     {
       constraint: 'states_iso_unique',
@@ -89,81 +69,40 @@ export const states$: ServerResource = {
       message: 'A state with this ISO already exists in this country',
     },
   ],
-  dependents: [
-    { column: cities.stateCode, one: 'city', many: 'cities' },
-    { column: profiles.stateCode, one: 'profile', many: 'profiles' },
-  ],
+  dependents: stateDependents,
   async validate(input, { tx }, existing) {
-    const country = existing?.country as { countryCode: string } | undefined;
-    if (country && country.countryCode !== input.countryCode) {
-      await refuseMove(tx, 'state', states$.dependents ?? [], existing?.stateCode as string, 'country');
+    const country = textAt(existing, 'country.countryCode');
+    const code = textAt(existing, 'stateCode');
+    if (country && code && country !== input.countryCode) {
+      await refuseMove(tx, 'state', stateDependents, code, 'country');
     }
   },
-  subLists: [
-    {
-      endpoint: 'GetStatesByCountryCode',
-      param: 'countryCode',
-      parent: countryNotFound,
-      where: (code) => eq(states.countryCode, code),
-    },
-  ],
-};
+});
 
-export const cities$: ServerResource = {
+const cityDependents: Dependent[] = [{ column: profiles.cityCode, one: 'profile', many: 'profiles' }];
+
+export const cities$ = defineServerResource({
   def: cityResource,
   table: cities,
-  idColumn: cities.id,
-  codeColumn: cities.cityCode,
-  updatedAtColumn: cities.updatedAt,
-  shape: {
-    cityCode: cities.cityCode,
-    name: cities.name,
-    state: { stateCode: states.stateCode, name: states.name },
-    country: { countryCode: countries.countryCode, name: countries.name },
-    createdAt: cities.createdAt,
-    updatedAt: cities.updatedAt,
-  },
-  joins: [
-    { table: states, on: eq(states.stateCode, cities.stateCode) },
-    { table: countries, on: eq(countries.countryCode, cities.countryCode) },
+  references: [
+    { to: countries$, via: cities.countryCode },
+    { to: states$, via: cities.stateCode },
   ],
   search: ['name', 'state.name', 'country.name'],
-  refs: [
-    { field: 'countryCode', column: countries.countryCode, label: 'Country' },
-    { field: 'stateCode', column: states.stateCode, label: 'State' },
-  ],
-  dependents: [{ column: profiles.cityCode, one: 'profile', many: 'profiles' }],
+  dependents: cityDependents,
   async validate(input, { tx }, existing) {
-    const state = existing?.state as { stateCode: string } | undefined;
-    if (state && state.stateCode !== input.stateCode) {
-      await refuseMove(tx, 'city', cities$.dependents ?? [], existing?.cityCode as string, 'state');
+    const state = textAt(existing, 'state.stateCode');
+    const code = textAt(existing, 'cityCode');
+    if (state && code && state !== input.stateCode) {
+      await refuseMove(tx, 'city', cityDependents, code, 'state');
     }
     const [match] = await tx
       .select({ stateCode: states.stateCode })
       .from(states)
-      .where(
-        and(
-          eq(states.stateCode, input.stateCode as string),
-          eq(states.countryCode, input.countryCode as string),
-        ),
-      );
+      .where(and(eq(states.stateCode, input.stateCode), eq(states.countryCode, input.countryCode)));
     if (!match)
       throw badRequest('Invalid input', [
         { field: 'stateCode', message: 'State does not belong to the chosen country' },
       ]);
   },
-  subLists: [
-    {
-      endpoint: 'GetCitiesByStateCode',
-      param: 'stateCode',
-      parent: { column: states.stateCode, notFound: 'State not found' },
-      where: (code) => eq(cities.stateCode, code),
-    },
-    {
-      endpoint: 'GetCitiesByCountryCode',
-      param: 'countryCode',
-      parent: countryNotFound,
-      where: (code) => eq(cities.countryCode, code),
-    },
-  ],
-};
+});

@@ -3,44 +3,27 @@ import { eq, sql } from 'drizzle-orm';
 import {
   cities,
   countries,
-  departments,
   employees,
-  genders,
   performances,
   profilePictures,
   profiles,
   states,
-  users,
 } from '../../db/schema/index.ts';
 import { badRequest } from '../../http/envelope.ts';
-import { type ProcessedPicture, processPicture, thumbnailUrl } from '../pictures.ts';
-import type { ServerResource } from '../server-resource.ts';
+import { processPicture, thumbnailUrl } from '../pictures.ts';
+import { defineServerResource, fieldsAt, textAt } from '../server-resource.ts';
+import { users$ } from './access.ts';
+import { cities$, countries$, states$ } from './geography.ts';
+import { departments$, genders$ } from './reference.ts';
 
-export const employees$: ServerResource = {
+export const employees$ = defineServerResource({
   def: employeeResource,
   table: employees,
-  idColumn: employees.id,
-  codeColumn: employees.employeeCode,
-  updatedAtColumn: employees.updatedAt,
-  shape: {
-    employeeCode: employees.employeeCode,
-    employeeId: employees.employeeId,
-    name: employees.name,
-    department: { departmentCode: departments.departmentCode, name: departments.name },
-    joinDate: employees.joinDate,
-    user: { userCode: users.userCode, username: users.username },
-    createdAt: employees.createdAt,
-    updatedAt: employees.updatedAt,
-  },
-  joins: [
-    { table: departments, on: eq(departments.departmentCode, employees.departmentCode) },
-    { table: users, on: eq(users.userCode, employees.userCode), optional: true },
+  references: [
+    { to: departments$, via: employees.departmentCode },
+    { to: users$, via: employees.userCode, optional: true },
   ],
   search: ['employeeId', 'name', 'department.name', 'user.username'],
-  refs: [
-    { field: 'departmentCode', column: departments.departmentCode, label: 'Department' },
-    { field: 'userCode', column: users.userCode, label: 'User' },
-  ],
   unique: [
     {
       constraint: 'employees_employee_id_unique',
@@ -54,85 +37,48 @@ export const employees$: ServerResource = {
     },
   ],
   dependents: [{ column: performances.employeeCode, one: 'performance record', many: 'performance records' }],
-  subLists: [
-    {
-      endpoint: 'GetEmployeesByDepartmentCode',
-      param: 'departmentCode',
-      parent: { column: departments.departmentCode, notFound: 'Department not found' },
-      where: (code) => eq(employees.departmentCode, code),
-    },
-  ],
   getters: [{ endpoint: 'GetEmployeeByUserCode', param: 'userCode', column: employees.userCode }],
-};
+});
 
-type Obj = Record<string, unknown>;
-
-export const profiles$: ServerResource = {
+export const profiles$ = defineServerResource({
   def: profileResource,
   table: profiles,
-  idColumn: profiles.id,
-  codeColumn: profiles.profileCode,
-  updatedAtColumn: profiles.updatedAt,
   multipart: true,
-  shape: {
-    profileCode: profiles.profileCode,
-    firstName: profiles.firstName,
-    lastName: profiles.lastName,
+  references: [
+    { to: genders$, via: profiles.genderCode },
+    { to: users$, via: profiles.userCode },
+    { to: countries$, via: profiles.countryCode, optional: true },
+    { to: states$, via: profiles.stateCode, optional: true },
+    { to: cities$, via: profiles.cityCode, optional: true },
+  ],
+  moreShape: {
     picture: {
       filename: profilePictures.filename,
       extension: profilePictures.extension,
       version: profilePictures.version,
     },
-    dob: profiles.dob,
-    gender: { genderCode: genders.genderCode, genderName: genders.genderName },
-    phoneNumber: profiles.phoneNumber,
-    addressLineOne: profiles.addressLineOne,
-    addressLineTwo: profiles.addressLineTwo,
-    country: { countryCode: countries.countryCode, name: countries.name },
-    state: { stateCode: states.stateCode, name: states.name },
-    city: { cityCode: cities.cityCode, name: cities.name },
-    postalCode: profiles.postalCode,
-    linkedin: profiles.linkedin,
-    twitter: profiles.twitter,
-    facebook: profiles.facebook,
-    instagram: profiles.instagram,
-    websitePortfolioUrl: profiles.websitePortfolioUrl,
-    notifyEmail: profiles.notifyEmail,
-    notifySms: profiles.notifySms,
-    notifyPush: profiles.notifyPush,
-    user: { userCode: users.userCode, username: users.username },
-    createdAt: profiles.createdAt,
-    updatedAt: profiles.updatedAt,
   },
   joins: [
-    { table: genders, on: eq(genders.genderCode, profiles.genderCode) },
-    { table: users, on: eq(users.userCode, profiles.userCode) },
-    { table: countries, on: eq(countries.countryCode, profiles.countryCode), optional: true },
-    { table: states, on: eq(states.stateCode, profiles.stateCode), optional: true },
-    { table: cities, on: eq(cities.cityCode, profiles.cityCode), optional: true },
     { table: profilePictures, on: eq(profilePictures.profileCode, profiles.profileCode), optional: true },
   ],
   search: ['firstName', 'lastName', 'phoneNumber', 'gender.genderName', 'user.username'],
-  refs: [
-    { field: 'genderCode', column: genders.genderCode, label: 'Gender' },
-    { field: 'userCode', column: users.userCode, label: 'User' },
-  ],
   unique: [
     { constraint: 'profiles_user_unique', field: 'userCode', message: 'This user already has a profile' },
   ],
   getters: [{ endpoint: 'GetProfileByUserCode', param: 'userCode', column: profiles.userCode }],
-  /** SPEC.md section 3 nests address, social, notification and the picture; the query gives them flat. */
+  /** A profile nests its address, social links, notifications and picture; the query gives them flat. */
   present(r) {
-    const picture = r.picture as Obj | null;
+    const picture = fieldsAt(r, 'picture');
+    const code = textAt(r, 'profileCode') ?? '';
     return {
       profileCode: r.profileCode,
       firstName: r.firstName,
       lastName: r.lastName,
-      profilePicture: picture
+      profilePicture: picture.size
         ? {
-            thumbnail: thumbnailUrl(r.profileCode as string, picture.version as number),
-            filename: picture.filename,
-            extension: picture.extension,
+            thumbnail: thumbnailUrl(code, Number(picture.get('version'))),
+            filename: picture.get('filename'),
+            extension: picture.get('extension'),
           }
         : null,
       dob: r.dob,
@@ -161,7 +107,9 @@ export const profiles$: ServerResource = {
   },
   /** A create always brings a picture; an update only when it says the picture changed. */
   async prepare(input, upload, mode) {
-    if (mode === 'update' && input.isProfilePictureChanged !== true) return undefined;
+    if (mode === 'update' && !('isProfilePictureChanged' in input && input.isProfilePictureChanged)) {
+      return undefined;
+    }
     if (!upload)
       throw badRequest(PROFILE_PICTURE_REQUIRED, [
         { field: 'profilePicture', message: PROFILE_PICTURE_REQUIRED },
@@ -169,57 +117,35 @@ export const profiles$: ServerResource = {
     return processPicture(upload);
   },
   async validate(input, { tx }) {
-    const address = input.address as Obj;
+    const { countryCode, stateCode, cityCode } = input.address;
     const errors: { field: string; message: string }[] = [];
-    const check = async (field: string, value: unknown, ok: () => Promise<unknown[]>, message: string) => {
-      if (value && (await ok()).length === 0) errors.push({ field, message });
-    };
-    await check(
-      'address.countryCode',
-      address.countryCode,
-      () =>
-        tx
-          .select({ c: countries.countryCode })
-          .from(countries)
-          .where(eq(countries.countryCode, address.countryCode as string)),
-      'Country not found',
-    );
-    await check(
-      'address.stateCode',
-      address.stateCode,
-      () =>
-        tx
-          .select({ c: states.stateCode })
-          .from(states)
-          .where(eq(states.stateCode, address.stateCode as string))
-          .then((rows) => (address.countryCode ? rows : [])),
-      'State not found in the chosen country',
-    );
-    await check(
-      'address.cityCode',
-      address.cityCode,
-      () =>
-        tx
-          .select({ s: cities.stateCode })
-          .from(cities)
-          .where(eq(cities.cityCode, address.cityCode as string))
-          .then((rows) => rows.filter((r) => r.s === address.stateCode)),
-      'City not found in the chosen state',
-    );
-    if (address.stateCode && address.countryCode) {
-      const [st] = await tx
-        .select({ c: states.countryCode })
+    if (countryCode) {
+      const [country] = await tx
+        .select({ c: countries.countryCode })
+        .from(countries)
+        .where(eq(countries.countryCode, countryCode));
+      if (!country) errors.push({ field: 'address.countryCode', message: 'Country not found' });
+    }
+    if (stateCode) {
+      const [state] = await tx
+        .select({ country: states.countryCode })
         .from(states)
-        .where(eq(states.stateCode, address.stateCode as string));
-      if (st && st.c !== address.countryCode)
+        .where(eq(states.stateCode, stateCode));
+      if (!state || !countryCode || state.country !== countryCode)
         errors.push({ field: 'address.stateCode', message: 'State not found in the chosen country' });
+    }
+    if (cityCode) {
+      const [city] = await tx
+        .select({ state: cities.stateCode })
+        .from(cities)
+        .where(eq(cities.cityCode, cityCode));
+      if (!city || city.state !== stateCode)
+        errors.push({ field: 'address.cityCode', message: 'City not found in the chosen state' });
     }
     if (errors.length) throw badRequest('Invalid input', errors);
   },
   async toRow(input) {
-    const a = input.address as Obj;
-    const s = input.social as Obj;
-    const n = input.notification as Obj;
+    const { address: a, social: s, notification: n } = input;
     return {
       firstName: input.firstName,
       lastName: input.lastName,
@@ -240,12 +166,11 @@ export const profiles$: ServerResource = {
       notifyEmail: n.email,
       notifySms: n.sms,
       notifyPush: n.push,
-      ...(input.userCode ? { userCode: input.userCode } : {}),
+      ...('userCode' in input ? { userCode: input.userCode } : {}),
     };
   },
-  async afterWrite(code, _input, { tx, prepared }) {
-    if (!prepared) return;
-    const picture = prepared as ProcessedPicture;
+  async afterWrite(code, _input, { tx, prepared: picture }) {
+    if (!picture) return;
     await tx
       .insert(profilePictures)
       .values({ profileCode: code, ...picture })
@@ -254,4 +179,4 @@ export const profiles$: ServerResource = {
         set: { ...picture, version: sql`${profilePictures.version} + 1`, updatedAt: new Date() },
       });
   },
-};
+});

@@ -7,20 +7,11 @@ import {
   profiles,
   skills,
 } from '../../db/schema/index.ts';
-import type { ServerResource } from '../server-resource.ts';
+import { defineServerResource } from '../server-resource.ts';
 
-export const genders$: ServerResource = {
+export const genders$ = defineServerResource({
   def: genderResource,
   table: genders,
-  idColumn: genders.id,
-  codeColumn: genders.genderCode,
-  updatedAtColumn: genders.updatedAt,
-  shape: {
-    genderCode: genders.genderCode,
-    genderName: genders.genderName,
-    createdAt: genders.createdAt,
-    updatedAt: genders.updatedAt,
-  },
   search: ['genderName'],
   unique: [
     {
@@ -30,20 +21,11 @@ export const genders$: ServerResource = {
     },
   ],
   dependents: [{ column: profiles.genderCode, one: 'profile', many: 'profiles' }],
-};
+});
 
-export const departments$: ServerResource = {
+export const departments$ = defineServerResource({
   def: departmentResource,
   table: departments,
-  idColumn: departments.id,
-  codeColumn: departments.departmentCode,
-  updatedAtColumn: departments.updatedAt,
-  shape: {
-    departmentCode: departments.departmentCode,
-    name: departments.name,
-    createdAt: departments.createdAt,
-    updatedAt: departments.updatedAt,
-  },
   search: ['name'],
   unique: [
     {
@@ -53,24 +35,14 @@ export const departments$: ServerResource = {
     },
   ],
   dependents: [{ column: employees.departmentCode, one: 'employee', many: 'employees' }],
-};
+});
 
-export const skills$: ServerResource = {
+export const skills$ = defineServerResource({
   def: skillResource,
   table: skills,
-  idColumn: skills.id,
-  codeColumn: skills.skillCode,
-  updatedAtColumn: skills.updatedAt,
-  shape: {
-    skillCode: skills.skillCode,
-    title: skills.title,
-    description: skills.description,
-    createdAt: skills.createdAt,
-    updatedAt: skills.updatedAt,
-  },
   search: ['title', 'description'],
   unique: [
     { constraint: 'skills_title_unique', field: 'title', message: 'A skill with this title already exists' },
   ],
   dependents: [{ column: performanceScores.skillCode, one: 'performance score', many: 'performance scores' }],
-};
+});

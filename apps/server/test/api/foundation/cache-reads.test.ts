@@ -90,8 +90,8 @@ describe('every kept read declares every table it reads', () => {
         const list = await get(endpoints.list, query);
         expect(list.statusCode, `${endpoints.list} ${JSON.stringify(query)} ${list.body}`).toBe(200);
       }
-      for (const sub of res.subLists ?? []) {
-        const parentList = SERVER_RESOURCES.find((r) => r.def.code === sub.param);
+      for (const sub of res.parentFilters) {
+        const parentList = SERVER_RESOURCES.find((r) => r.def.key === sub.parent);
         const [parent] = parentList
           ? ((await get(parentList.def.endpoints.list, { limit: '1' })).json().data as Record<
               string,
@@ -117,18 +117,18 @@ describe('every kept read declares every table it reads', () => {
   });
 
   it('fails a sub-list whose definition forgets a table it reads (a planted omission)', async () => {
-    const subLists = permissions$.subLists;
-    const sub = subLists?.[0];
-    if (!subLists || !sub) throw new Error('the permissions resource lists by role');
+    const subLists = permissions$.parentFilters;
+    const sub = subLists[0];
+    if (!sub) throw new Error('the permissions resource lists by role');
     const [role] = (await get('GetRoles', { limit: '1' })).json().data as { roleCode: string }[];
     // A server built from the definition without `reads: [rolePermissions]`.
-    permissions$.subLists = [{ ...sub, reads: [] }];
+    permissions$.parentFilters = [{ ...sub, reads: [] }];
     const planted = await buildApp(
       makeServices(handle.db, testConfig({ WEB_DIST: '/nonexistent/' }), undefined, {
         checkReads: declaredReadsCheck(handle.explain),
       }),
     );
-    permissions$.subLists = subLists;
+    permissions$.parentFilters = subLists;
     try {
       const res = await planted.inject({
         method: 'POST',

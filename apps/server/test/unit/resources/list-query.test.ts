@@ -1,3 +1,4 @@
+import { type ListQuery, listQuerySchema } from '@wfc/contract';
 import type { SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import fc from 'fast-check';
@@ -41,39 +42,67 @@ describe('escapeLike', () => {
   });
 });
 
-describe('prepareList', () => {
+/** A list request's query as its route's schema parses it. */
+const parse = (raw: Record<string, string>, defaults?: Partial<ListQuery>) =>
+  listQuerySchema({ defaults }).parse(raw);
+
+describe('list query schema', () => {
   it('defaults to creation order, newest first, 10 a page', () => {
-    const { query, orderBy, keyword } = prepareList(users$, {});
-    expect(query).toMatchObject({ sortField: '_id', sortValue: 'desc', page: 1, limit: 10, populate: true });
+    expect(parse({})).toMatchObject({
+      sortField: '_id',
+      sortValue: 'desc',
+      page: 1,
+      limit: 10,
+      populate: true,
+    });
+  });
+
+  it('clamps the limit to 100 and normalises nonsense', () => {
+    expect(parse({ limit: '1000', page: '0' })).toMatchObject({ limit: 100, page: 1 });
+    expect(parse({ limit: '-5', sortValue: 'ASC ' })).toMatchObject({ limit: 10, sortValue: 'asc' });
+    expect(parse({ populate: 'false' }).populate).toBe(false);
+  });
+
+  it('honours list-specific defaults', () => {
+    expect(parse({}, { sortField: 'username', sortValue: 'asc' })).toMatchObject({
+      sortField: 'username',
+      sortValue: 'asc',
+    });
+  });
+
+  it('turns on only the flags the list declares, unless given as false or 0', () => {
+    const schema = listQuerySchema({ flags: ['assignable'] });
+    expect([...schema.parse({ assignable: 'true', other: 'true' }).flags]).toEqual(['assignable']);
+    expect(schema.parse({ assignable: '' }).flags.size).toBe(1);
+    expect(schema.parse({ assignable: 'false' }).flags.size).toBe(0);
+    expect(schema.parse({ assignable: '0' }).flags.size).toBe(0);
+    expect(schema.parse({}).flags.size).toBe(0);
+  });
+});
+
+describe('prepareList', () => {
+  it('orders by creation, newest first, without a keyword by default', () => {
+    const { orderBy, keyword } = prepareList(users$, parse({}));
     expect(render(orderBy)).toBe('"users"."id" desc');
     expect(keyword).toBeUndefined();
   });
 
   it('sorts by a joined name, with the id breaking ties in the same direction', () => {
-    const { orderBy } = prepareList(users$, { sortField: 'role.roleName', sortValue: 'asc' });
+    const { orderBy } = prepareList(users$, parse({ sortField: 'role.roleName', sortValue: 'asc' }));
     expect(render(orderBy)).toBe('"roles"."role_name" asc, "users"."id" asc');
-  });
-
-  it('clamps the limit to 100 and normalises nonsense', () => {
-    expect(prepareList(users$, { limit: '1000', page: '0' }).query).toMatchObject({ limit: 100, page: 1 });
-    expect(prepareList(users$, { limit: '-5', sortValue: 'ASC ' }).query).toMatchObject({
-      limit: 10,
-      sortValue: 'asc',
-    });
-    expect(prepareList(users$, { populate: 'false' }).query.populate).toBe(false);
   });
 
   it.each(['passwordHash', 'userCode', 'role.roleCode', 'role', 'username; drop table users'])(
     'refuses to sort by %s (400 on sortField)',
     (sortField) => {
-      const err = refusal(() => prepareList(users$, { sortField }));
+      const err = refusal(() => prepareList(users$, parse({ sortField })));
       expect(err.statusCode).toBe(400);
       expect(err.errors).toEqual([{ field: 'sortField', message: `Cannot sort by '${sortField}'` }]);
     },
   );
 
   it('matches the keyword case-insensitively over every search path, escaped', () => {
-    const { keyword } = prepareList(users$, { keyword: '  50%_off ' });
+    const { keyword } = prepareList(users$, parse({ keyword: '  50%_off ' }));
     const q = dialect.sqlToQuery(keyword!);
     // A joined name is matched through the reference column, so each side can use its own index.
     expect(q.sql).toBe(
@@ -83,25 +112,21 @@ describe('prepareList', () => {
   });
 
   it('lets the selector view search and sort by the name only', () => {
+    const lookup = { lookup: true };
     const { keyword, orderBy } = prepareList(
       users$,
-      { keyword: 'ann', sortField: 'username', sortValue: 'asc' },
-      { lookup: true },
+      parse({ keyword: 'ann', sortField: 'username', sortValue: 'asc' }),
+      lookup,
     );
     expect(dialect.sqlToQuery(keyword!).sql).toBe('("users"."username" ilike $1)');
     expect(render(orderBy)).toBe('"users"."username" asc, "users"."id" asc');
-    expect(refusal(() => prepareList(users$, { sortField: 'email' }, { lookup: true })).statusCode).toBe(400);
-    expect(refusal(() => prepareList(roles$, { sortField: 'createdAt' }, { lookup: true })).statusCode).toBe(
+    expect(refusal(() => prepareList(users$, parse({ sortField: 'email' }), lookup)).statusCode).toBe(400);
+    expect(refusal(() => prepareList(roles$, parse({ sortField: 'createdAt' }), lookup)).statusCode).toBe(
       400,
     );
-    expect(render(prepareList(roles$, { sortField: '_id' }, { lookup: true }).orderBy)).toBe(
+    expect(render(prepareList(roles$, parse({ sortField: '_id' }), lookup).orderBy)).toBe(
       '"roles"."id" desc',
     );
-  });
-
-  it('honours list-specific defaults', () => {
-    const { query } = prepareList(users$, {}, { defaults: { sortField: 'username', sortValue: 'asc' } });
-    expect(query).toMatchObject({ sortField: 'username', sortValue: 'asc' });
   });
 });
 

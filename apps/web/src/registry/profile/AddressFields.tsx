@@ -1,14 +1,10 @@
-import { RESOURCE_BY_KEY, type ResourceKey } from '@wfc/contract';
+import { cascadeFrom, RESOURCE_BY_KEY, type ResourceKey } from '@wfc/contract';
 import { type UseFormSetValue, useWatch } from 'react-hook-form';
 import { type ProfileFormParts, Section, SelectCell, TextCell } from './ProfileLayout';
 import type { ProfileValues } from './profileValues';
 
 /** The cascade's options: a country's states, a state's cities, as the definitions declare them. */
-function subListEndpoint(parent: ResourceKey, child: ResourceKey): string {
-  const sub = RESOURCE_BY_KEY[parent].subLists?.find((s) => s.resource === child);
-  if (!sub) throw new Error(`No ${child} sub-list on ${parent}`);
-  return sub.endpoint;
-}
+const cascade = (child: ResourceKey, parent: ResourceKey) => cascadeFrom(RESOURCE_BY_KEY[child], parent);
 
 interface Props {
   form: ProfileFormParts;
@@ -41,8 +37,7 @@ export function AddressFields({ form, setValue }: Props) {
           label="State"
           source="state"
           parent={{
-            endpoint: subListEndpoint('country', 'state'),
-            param: RESOURCE_BY_KEY.country.code,
+            ...cascade('state', 'country'),
             value: country.value,
           }}
           onPicked={(changed) => {
@@ -57,8 +52,7 @@ export function AddressFields({ form, setValue }: Props) {
           label="City"
           source="city"
           parent={{
-            endpoint: subListEndpoint('state', 'city'),
-            param: RESOURCE_BY_KEY.state.code,
+            ...cascade('city', 'state'),
             value: state.value,
           }}
         />
