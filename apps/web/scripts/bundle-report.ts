@@ -32,13 +32,13 @@ interface RouteSpec {
 
 const REGISTRY = 'src/registry/routes.tsx';
 // The shell names registry screens from the resource definitions, loaded with the registry.
-const TITLES = 'src/app/titles.ts';
+const TITLES = 'src/layout/titles.ts';
 
 const ROUTES: RouteSpec[] = [
   { route: '/login', lazy: [], targetKb: LOGIN_TARGET_KB },
   { route: '/', lazy: ['src/pages/HomePage.tsx'], targetKb: ROUTE_TARGET_KB },
   // The modules page fetches the registry screens ahead of the first click.
-  { route: '/registry', lazy: ['src/pages/ModulesPage.tsx', REGISTRY], targetKb: ROUTE_TARGET_KB },
+  { route: '/registry', lazy: ['src/registry/ModulesPage.tsx', REGISTRY], targetKb: ROUTE_TARGET_KB },
   {
     route: '/registry/genders',
     lazy: [REGISTRY, TITLES, 'src/registry/ResourceList.tsx'],

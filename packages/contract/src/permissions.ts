@@ -13,6 +13,8 @@ const CRUD_MODULES = [
 ] as const;
 
 type Crud = (typeof CRUD_MODULES)[number];
+/** The resource key of a CRUD module: `gender` for GENDER. */
+export type CrudModuleKey = Lowercase<Crud[0]>;
 export type PermissionName =
   | `VIEW_${Crud[1]}`
   | `${'CREATE' | 'UPDATE' | 'DELETE'}_${Crud[0]}`

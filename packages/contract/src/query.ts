@@ -16,6 +16,9 @@ export interface ListQuery {
   populate: boolean;
 }
 
+/** One page of a list as a screen asks for it: the part of the query the user chooses. */
+export type PageQuery = Pick<ListQuery, 'keyword' | 'sortField' | 'sortValue' | 'page' | 'limit'>;
+
 type Raw = Record<string, unknown> | null | undefined;
 
 const str = (v: unknown): string => (Array.isArray(v) ? str(v[0]) : typeof v === 'string' ? v : '');

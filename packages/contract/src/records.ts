@@ -1,122 +1,161 @@
-/** Response shapes (SPEC.md section 3). Dates are ISO strings; references nest `{code, name}`. */
+import { z } from 'zod';
 
-export interface Timestamps {
-  createdAt: string;
-  updatedAt: string;
+/*
+ * The records the API answers with (docs/product.md, "Records"), as schemas: the types below are
+ * inferred from them, the OpenAPI description is drawn from them, and the API tests parse every
+ * answer with them strictly, so the server's shapes and these cannot drift apart. Dates are ISO
+ * strings; a record names another one it refers to by `{code, name}`.
+ */
+
+const text = z.string();
+const optionalText = z.string().nullable();
+const timestamp = z.iso.datetime({ offset: true });
+const timestamps = { createdAt: timestamp, updatedAt: timestamp };
+
+/**
+ * How a record names another one: `{departmentCode, name}`. The keys are the referenced
+ * resource's code and name fields, so the two literal arguments give the schema its exact type.
+ */
+export function referenceSchema<C extends string, N extends string>(code: C, name: N) {
+  const shape: Record<string, z.ZodString> = { [code]: z.string(), [name]: z.string() };
+  // A computed key widens to `string` in TypeScript; the two keys are exactly C and N.
+  return z.strictObject(shape as { [K in C | N]: z.ZodString });
 }
 
-export interface PermissionRef {
-  permissionCode: string;
-  permissionName: string;
-}
+export const permissionRefSchema = referenceSchema('permissionCode', 'permissionName');
 
-export interface PermissionRecord extends PermissionRef {
-  permissionDescription: string;
-  createdAt: string;
-}
+export const permissionRecordSchema = z.strictObject({
+  permissionCode: text,
+  permissionName: text,
+  permissionDescription: text,
+  createdAt: timestamp,
+});
 
-export interface RoleRecord extends Timestamps {
-  roleCode: string;
-  roleName: string;
-  roleDescription: string | null;
-  rolePermissions: PermissionRef[];
-}
+export const roleRecordSchema = z.strictObject({
+  roleCode: text,
+  roleName: text,
+  roleDescription: optionalText,
+  rolePermissions: z.array(permissionRefSchema),
+  ...timestamps,
+});
 
-export interface UserRecord extends Timestamps {
-  userCode: string;
-  username: string;
-  email: string;
-  role: { roleCode: string; roleName: string } | null;
-}
+export const userRecordSchema = z.strictObject({
+  userCode: text,
+  username: text,
+  email: text,
+  role: referenceSchema('roleCode', 'roleName'),
+  ...timestamps,
+});
 
 /** The signed-in user: login and GetSession answers. */
-export interface SessionUser extends Timestamps {
-  userCode: string;
-  username: string;
-  email: string;
-  role: RoleRecord | null;
-}
+export const sessionUserSchema = z.strictObject({
+  userCode: text,
+  username: text,
+  email: text,
+  role: roleRecordSchema.nullable(),
+  ...timestamps,
+});
 
-export interface AuditRecord {
-  auditCode: string;
-  action: string;
-  collection: string;
-  before: unknown;
-  after: unknown;
-  changes: Record<string, { old: unknown; new: unknown }> | null;
-  user: { userCode: string; username: string } | null;
-  createdAt: string;
-}
+const changeSchema = z.strictObject({ old: z.unknown(), new: z.unknown() });
 
-export interface GenderRecord extends Timestamps {
-  genderCode: string;
-  genderName: string;
-}
+export const auditRecordSchema = z.strictObject({
+  auditCode: text,
+  action: text,
+  collection: text,
+  before: z.unknown(),
+  after: z.unknown(),
+  changes: z.record(z.string(), changeSchema).nullable(),
+  user: referenceSchema('userCode', 'username').nullable(),
+  createdAt: timestamp,
+});
 
-export interface CountryRecord extends Timestamps {
-  countryCode: string;
-  name: string;
-  iso2: string;
-  iso3: string;
-}
+export const genderRecordSchema = z.strictObject({ genderCode: text, genderName: text, ...timestamps });
 
-export interface StateRecord extends Timestamps {
-  stateCode: string;
-  name: string;
-  iso: string;
-  country: { countryCode: string; name: string };
-}
+export const countryRecordSchema = z.strictObject({
+  countryCode: text,
+  name: text,
+  iso2: text,
+  iso3: text,
+  ...timestamps,
+});
 
-export interface CityRecord extends Timestamps {
-  cityCode: string;
-  name: string;
-  state: { stateCode: string; name: string };
-  country: { countryCode: string; name: string };
-}
+const countryRef = referenceSchema('countryCode', 'name');
+const stateRef = referenceSchema('stateCode', 'name');
 
-export interface DepartmentRecord extends Timestamps {
-  departmentCode: string;
-  name: string;
-}
+export const stateRecordSchema = z.strictObject({
+  stateCode: text,
+  name: text,
+  iso: text,
+  country: countryRef,
+  ...timestamps,
+});
 
-export interface SkillRecord extends Timestamps {
-  skillCode: string;
-  title: string;
-  description: string | null;
-}
+export const cityRecordSchema = z.strictObject({
+  cityCode: text,
+  name: text,
+  state: stateRef,
+  country: countryRef,
+  ...timestamps,
+});
 
-export interface EmployeeRecord extends Timestamps {
-  employeeCode: string;
-  employeeId: string;
-  name: string;
-  department: { departmentCode: string; name: string };
-  joinDate: string;
-  user: { userCode: string; username: string } | null;
-}
+export const departmentRecordSchema = z.strictObject({ departmentCode: text, name: text, ...timestamps });
 
-export interface ProfileRecord extends Timestamps {
-  profileCode: string;
-  firstName: string;
-  lastName: string;
-  profilePicture: { thumbnail: string; filename: string; extension: string } | null;
-  dob: string;
-  gender: { genderCode: string; genderName: string };
-  phoneNumber: string | null;
-  address: {
-    addressLineOne: string | null;
-    addressLineTwo: string | null;
-    country: { countryCode: string; name: string } | null;
-    state: { stateCode: string; name: string } | null;
-    city: { cityCode: string; name: string } | null;
-    postalCode: string | null;
-  };
-  social: {
-    linkedin: string | null;
-    twitter: string | null;
-    facebook: string | null;
-    instagram: string | null;
-    websitePortfolioUrl: string | null;
-  };
-  notification: { email: boolean; sms: boolean; push: boolean };
-  user: { userCode: string; username: string };
-}
+export const skillRecordSchema = z.strictObject({
+  skillCode: text,
+  title: text,
+  description: optionalText,
+  ...timestamps,
+});
+
+export const employeeRecordSchema = z.strictObject({
+  employeeCode: text,
+  employeeId: text,
+  name: text,
+  department: referenceSchema('departmentCode', 'name'),
+  joinDate: z.iso.date(),
+  user: referenceSchema('userCode', 'username').nullable(),
+  ...timestamps,
+});
+
+export const profileRecordSchema = z.strictObject({
+  profileCode: text,
+  firstName: text,
+  lastName: text,
+  profilePicture: z.strictObject({ thumbnail: text, filename: text, extension: text }).nullable(),
+  dob: z.iso.date(),
+  gender: referenceSchema('genderCode', 'genderName'),
+  phoneNumber: optionalText,
+  address: z.strictObject({
+    addressLineOne: optionalText,
+    addressLineTwo: optionalText,
+    country: countryRef.nullable(),
+    state: stateRef.nullable(),
+    city: referenceSchema('cityCode', 'name').nullable(),
+    postalCode: optionalText,
+  }),
+  social: z.strictObject({
+    linkedin: optionalText,
+    twitter: optionalText,
+    facebook: optionalText,
+    instagram: optionalText,
+    websitePortfolioUrl: optionalText,
+  }),
+  notification: z.strictObject({ email: z.boolean(), sms: z.boolean(), push: z.boolean() }),
+  user: referenceSchema('userCode', 'username'),
+  ...timestamps,
+});
+
+export type PermissionRef = z.output<typeof permissionRefSchema>;
+export type PermissionRecord = z.output<typeof permissionRecordSchema>;
+export type RoleRecord = z.output<typeof roleRecordSchema>;
+export type UserRecord = z.output<typeof userRecordSchema>;
+export type SessionUser = z.output<typeof sessionUserSchema>;
+export type AuditRecord = z.output<typeof auditRecordSchema>;
+export type GenderRecord = z.output<typeof genderRecordSchema>;
+export type CountryRecord = z.output<typeof countryRecordSchema>;
+export type StateRecord = z.output<typeof stateRecordSchema>;
+export type CityRecord = z.output<typeof cityRecordSchema>;
+export type DepartmentRecord = z.output<typeof departmentRecordSchema>;
+export type SkillRecord = z.output<typeof skillRecordSchema>;
+export type EmployeeRecord = z.output<typeof employeeRecordSchema>;
+export type ProfileRecord = z.output<typeof profileRecordSchema>;

@@ -1,6 +1,4 @@
-import type { ResourceKey } from '@wfc/contract';
-import type { GridQuery } from '../performance/query';
-import type { TableQuery } from '../registry/listQuery';
+import type { PageQuery, ResourceKey } from '@wfc/contract';
 
 /*
  * Every query key the app uses, built here and nowhere else. A key is a path: invalidating a
@@ -21,7 +19,7 @@ export const queryKeys = {
     all: REGISTRY,
     lists: (resource: ResourceKey) => [...REGISTRY, resource, 'list'] as const,
     /** A module's list or a parent's sub-list (`endpoint` tells them apart), one page of it. */
-    list: (resource: ResourceKey, endpoint: string, parentCode: string, query: TableQuery) =>
+    list: (resource: ResourceKey, endpoint: string, parentCode: string, query: PageQuery) =>
       [...REGISTRY, resource, 'list', endpoint, parentCode, query] as const,
     record: (resource: ResourceKey, code: string) => [...REGISTRY, resource, 'record', code] as const,
     /** A saved profile picture, turned back into a file for the form. */
@@ -37,6 +35,6 @@ export const queryKeys = {
 
   performance: {
     all: PERFORMANCE,
-    grid: (query: GridQuery) => [...PERFORMANCE, 'grid', query] as const,
+    grid: (query: PageQuery & { date: string }) => [...PERFORMANCE, 'grid', query] as const,
   },
 };

@@ -16,7 +16,7 @@ import { PageLoader } from '../ui/PageLoader';
 // small and shown at once when any call answers 403. Every other screen brings libraries (icons,
 // resource definitions with their Zod schemas) that only it needs, so it loads on first visit.
 const HomePage = lazy(() => import('../pages/HomePage').then((m) => ({ default: m.HomePage })));
-const ModulesPage = lazy(() => import('../pages/ModulesPage').then((m) => ({ default: m.ModulesPage })));
+const ModulesPage = lazy(() => import('../registry/ModulesPage').then((m) => ({ default: m.ModulesPage })));
 const PerformancePage = lazy(() => import('../performance/PerformancePage'));
 
 /** The route the registry screens are attached under once their chunk has loaded. */
@@ -74,7 +74,7 @@ export function registryRoutePatcher(): PatchRoutesOnNavigationFunction {
     if (patched || !path.startsWith('/registry/')) return;
     // AppShell names these screens from the resource definitions in ./titles: fetching it now,
     // beside the screens, has the title ready with them. AppShell's own import reports a failure.
-    void import('./titles').catch(() => undefined);
+    void import('../layout/titles').catch(() => undefined);
     const { registryRoutes } = await import('../registry/routes');
     if (patched) return;
     patch(REGISTRY_ROUTE_ID, registryRoutes);

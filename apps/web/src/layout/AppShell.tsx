@@ -5,12 +5,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect } from 'react';
 import { Outlet, useLocation, useNavigate, useNavigation, useNavigationType } from 'react-router';
 import { onApiStatus } from '../api/client';
-import { shellScreenTitle, withAppName } from '../app/shellTitles';
 import { useAuth } from '../auth/auth';
 import { PageLoader } from '../ui/PageLoader';
 import { Footer } from './Footer';
 import { Header } from './Header';
 import { scrollToHash } from './scroll';
+import { shellScreenTitle, withAppName } from './shellTitles';
 
 /** Any 403 from any call means the role lacks a permission: show the access-denied page. */
 function useForbiddenRedirect() {
@@ -45,7 +45,7 @@ function useScreenChrome() {
     // Registry module screens are named from the resource definitions, which stay out of the
     // entry chunk; the registry route patcher has already started fetching them.
     let current = true;
-    void import('../app/titles').then(({ documentTitle }) => {
+    void import('./titles').then(({ documentTitle }) => {
       if (current) document.title = documentTitle(pathname);
     });
     return () => {

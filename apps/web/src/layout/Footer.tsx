@@ -1,7 +1,7 @@
 import Box from '@mui/material/Box';
 import Container from '@mui/material/Container';
 import Typography from '@mui/material/Typography';
-import { COMPANY_NAME, COPYRIGHT_YEAR, VENDOR_NAME } from '../app/env';
+import { COMPANY_NAME, COPYRIGHT_YEAR, VENDOR_NAME } from '../env';
 
 export function Footer() {
   return (

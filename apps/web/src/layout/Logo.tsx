@@ -1,7 +1,7 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
-import { APP_NAME } from '../app/env';
+import { APP_NAME } from '../env';
 import { BRAND_GREEN } from '../theme';
 
 function LogoMark({ size = 34 }: { size?: number }) {

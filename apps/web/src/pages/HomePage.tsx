@@ -10,10 +10,10 @@ import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useAuth, useCan } from '../auth/auth';
+import { useVisibleModules } from '../auth/useVisibleModules';
 import { BRAND_GREEN, BRAND_GREEN_TEXT } from '../theme';
 import { MODULE_ICONS } from '../ui/moduleIcons';
 import { PageHeading } from '../ui/PageHeading';
-import { useVisibleModules } from './ModulesPage';
 
 function Destination({
   to,

@@ -1,13 +1,14 @@
-import { PERFORMANCE_SORT_FIELDS, type PerformanceSortField, ROWS_PER_PAGE_OPTIONS } from '@wfc/contract';
+import {
+  type PageQuery,
+  PERFORMANCE_SORT_FIELDS,
+  type PerformanceSortField,
+  ROWS_PER_PAGE_OPTIONS,
+} from '@wfc/contract';
 
 /** The grid's query lives in the URL, so a reload or a shared link shows the same date and page. */
-export interface GridQuery {
+export interface GridQuery extends PageQuery {
   date: string;
-  keyword: string;
   sortField: PerformanceSortField;
-  sortValue: 'asc' | 'desc';
-  page: number;
-  limit: number;
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');

@@ -5,10 +5,10 @@ import type { ReactNode } from 'react';
 import { useParams } from 'react-router';
 import { errorMessage } from '../api/client';
 import { PageLoader } from '../ui/PageLoader';
+import { ScreenHeader } from '../ui/ScreenHeader';
 import type { FormMode } from './formValues';
 import { listPath, useBackTarget } from './paths';
 import { type RegistryRecord, useRecordQuery } from './queries';
-import { ScreenHeader } from './ScreenHeader';
 
 const VERB: Record<FormMode, string> = { view: 'View', create: 'Create', update: 'Update' };
 

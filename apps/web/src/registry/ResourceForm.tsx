@@ -7,6 +7,7 @@ import { type FormFieldDef, RESOURCE_BY_KEY, type ResourceDef, subListsOf } from
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useCan } from '../auth/auth';
+import { ScreenHeader } from '../ui/ScreenHeader';
 import { bodyResolver } from './bodyResolver';
 import { delegatedField, useDelegator } from './delegation';
 import { errorAt, GeneralErrors, useServerFieldErrors } from './fieldErrors';
@@ -16,7 +17,6 @@ import { useSaveRecord } from './mutations';
 import { subListPath, useNavigateWithBack, usePreset } from './paths';
 import { formTitle, type RecordFormProps, RecordScreen } from './RecordScreen';
 import type { Option } from './ResourceSelect';
-import { ScreenHeader } from './ScreenHeader';
 import { SubmitRow } from './SubmitRow';
 
 interface Props {

@@ -8,6 +8,7 @@ import { useState } from 'react';
 import { useParams } from 'react-router';
 import { errorMessage } from '../api/client';
 import { PageLoader } from '../ui/PageLoader';
+import { ScreenHeader } from '../ui/ScreenHeader';
 import { LoadingOverlay, TablePager } from '../ui/TablePager';
 import { DeleteRecordDialog } from './DeleteRecordDialog';
 import { FilterField } from './FilterField';
@@ -19,7 +20,6 @@ import { type RegistryRecord, type SubListContext, useRecordQuery } from './quer
 import { RecordTable } from './RecordTable';
 import type { Option } from './ResourceSelect';
 import { RowActions } from './RowActions';
-import { ScreenHeader } from './ScreenHeader';
 import { useListPage } from './useListPage';
 import { useRecordPermissions } from './useRecordPermissions';
 

@@ -1,12 +1,6 @@
-import { ROWS_PER_PAGE_OPTIONS } from '@wfc/contract';
+import { type PageQuery, ROWS_PER_PAGE_OPTIONS } from '@wfc/contract';
 
-export interface TableQuery {
-  keyword: string;
-  sortField: string;
-  sortValue: 'asc' | 'desc';
-  page: number;
-  limit: number;
-}
+export type TableQuery = PageQuery;
 
 export const DEFAULT_TABLE_QUERY: TableQuery = {
   keyword: '',

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError, ApiFetchError } from '../../src/api/client';
 import { readCspNonce } from '../../src/app/emotion';
 import { shouldRetry } from '../../src/app/queryClient';
-import { documentTitle, screenTitle } from '../../src/app/titles';
+import { documentTitle, screenTitle } from '../../src/layout/titles';
 
 describe('screenTitle', () => {
   it.each([

@@ -9,10 +9,12 @@ import {
   requiredText,
 } from '../fields.ts';
 import { ALL_PERMISSION_NAMES } from '../permissions.ts';
+import { auditRecordSchema, permissionRecordSchema, roleRecordSchema, userRecordSchema } from '../records.ts';
 import { defineResource, selectField, TIMESTAMP_COLUMNS } from './define.ts';
 
 export const permissionResource = defineResource({
   key: 'permission',
+  recordSchema: permissionRecordSchema,
   label: 'Permission',
   plural: 'Permissions',
   prefix: 'PERM-',
@@ -33,6 +35,7 @@ export const permissionResource = defineResource({
 
 export const auditResource = defineResource({
   key: 'audit',
+  recordSchema: auditRecordSchema,
   label: 'Audit Log',
   plural: 'Audit Logs',
   moduleTitle: 'Audits Logs',
@@ -76,6 +79,7 @@ export const roleUpdateSchema = z.object({ roleCode: codeRef('Role code'), ...ro
 
 export const roleResource = defineResource({
   key: 'role',
+  recordSchema: roleRecordSchema,
   label: 'Role',
   plural: 'Roles',
   nameField: 'roleName',
@@ -120,13 +124,14 @@ export const userUpdateSchema = z.object({
   userCode: codeRef('User code'),
   username: usernameRule,
   email: emailField,
-  // An empty password on update keeps the current one (DECISIONS.md section 4).
+  // An empty password on update keeps the current one.
   password: z.union([z.literal(''), passwordRule]).optional(),
   roleCode: codeRef('Role'),
 });
 
 export const userResource = defineResource({
   key: 'user',
+  recordSchema: userRecordSchema,
   label: 'User',
   plural: 'Users',
   nameField: 'username',

@@ -1,19 +1,8 @@
 import type { z } from 'zod';
-import { ALL_PERMISSION_NAMES, type PermissionName } from '../permissions.ts';
+import { ALL_PERMISSION_NAMES, type CrudModuleKey, type PermissionName } from '../permissions.ts';
 
-export type ResourceKey =
-  | 'permission'
-  | 'audit'
-  | 'role'
-  | 'user'
-  | 'gender'
-  | 'country'
-  | 'state'
-  | 'city'
-  | 'profile'
-  | 'department'
-  | 'skill'
-  | 'employee';
+/** Every registry module: the catalogue's CRUD modules, and the two read-only logs. */
+export type ResourceKey = CrudModuleKey | 'permission' | 'audit';
 
 export type ColumnFormat = 'text' | 'datetime' | 'date' | 'count';
 
@@ -138,7 +127,11 @@ export interface ResourcePermissions {
   delete?: PermissionName;
 }
 
-export interface ResourceDef<C extends z.ZodType = z.ZodType, U extends z.ZodType = z.ZodType> {
+export interface ResourceDef<
+  C extends z.ZodType = z.ZodType,
+  U extends z.ZodType = z.ZodType,
+  R extends z.ZodType = z.ZodType,
+> {
   key: ResourceKey;
   label: string;
   plural: string;
@@ -155,6 +148,8 @@ export interface ResourceDef<C extends z.ZodType = z.ZodType, U extends z.ZodTyp
   endpoints: ResourceEndpoints;
   createSchema?: C;
   updateSchema?: U;
+  /** The record lists, views and writes answer with. */
+  recordSchema: R;
   /** Accepted sortField values besides `_id` (creation order). */
   sortFields: readonly string[];
   columns: readonly ColumnDef[];
@@ -214,7 +209,7 @@ function catalogued(name: string): PermissionName {
  * What a definition states; everything else follows from `key`, `label` and `plural` by the
  * console's naming conventions, and is written out only where the product differs.
  */
-export interface ResourceSpec<C extends z.ZodType, U extends z.ZodType> {
+export interface ResourceSpec<C extends z.ZodType, U extends z.ZodType, R extends z.ZodType> {
   key: ResourceKey;
   label: string;
   plural: string;
@@ -230,6 +225,7 @@ export interface ResourceSpec<C extends z.ZodType, U extends z.ZodType> {
   viewPermission?: PermissionName;
   createSchema?: C;
   updateSchema?: U;
+  recordSchema: R;
   columns: readonly ColumnSpec[];
   /** Sortable fields the table does not show as columns. */
   moreSortFields?: readonly string[];
@@ -240,9 +236,9 @@ export interface ResourceSpec<C extends z.ZodType, U extends z.ZodType> {
   messages?: Partial<ResourceMessages>;
 }
 
-export function defineResource<C extends z.ZodType, U extends z.ZodType>(
-  spec: ResourceSpec<C, U>,
-): ResourceDef<C, U> {
+export function defineResource<C extends z.ZodType, U extends z.ZodType, R extends z.ZodType>(
+  spec: ResourceSpec<C, U, R>,
+): ResourceDef<C, U, R> {
   const actions = new Set<WriteAction>(spec.actions ?? ['create', 'update', 'delete']);
   const name = pascal(spec.key);
   const one = upper(spec.key);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { codeRef, requiredText } from '../fields.ts';
+import { cityRecordSchema, countryRecordSchema, stateRecordSchema } from '../records.ts';
 import { cascadeFrom, defineResource, selectField, TIMESTAMP_COLUMNS } from './define.ts';
 
 const letters = (label: string, n: number) =>
@@ -15,6 +16,7 @@ export const countryUpdateSchema = z.object({ countryCode: codeRef('Country code
 
 export const countryResource = defineResource({
   key: 'country',
+  recordSchema: countryRecordSchema,
   label: 'Country',
   plural: 'Countries',
   nameField: 'name',
@@ -47,6 +49,7 @@ export const stateUpdateSchema = z.object({ stateCode: codeRef('State code'), ..
 
 export const stateResource = defineResource({
   key: 'state',
+  recordSchema: stateRecordSchema,
   label: 'State',
   plural: 'States',
   listedBy: ['country'],
@@ -76,6 +79,7 @@ export const cityUpdateSchema = z.object({ cityCode: codeRef('City code'), ...ci
 
 export const cityResource = defineResource({
   key: 'city',
+  recordSchema: cityRecordSchema,
   label: 'City',
   plural: 'Cities',
   listedBy: ['state', 'country'],

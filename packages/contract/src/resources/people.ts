@@ -8,6 +8,7 @@ import {
   optionalUrl,
   requiredText,
 } from '../fields.ts';
+import { employeeRecordSchema, profileRecordSchema } from '../records.ts';
 import { userResource } from './access.ts';
 import {
   cascadeFrom,
@@ -36,6 +37,7 @@ export const employeeUpdateSchema = z.object({ employeeCode: codeRef('Employee c
 
 export const employeeResource = defineResource({
   key: 'employee',
+  recordSchema: employeeRecordSchema,
   label: 'Employee',
   plural: 'Employees',
   listedBy: [{ parent: 'department', screen: false }],
@@ -131,6 +133,7 @@ export const profileUpdateSchema = z.object({
 
 export const profileResource = defineResource({
   key: 'profile',
+  recordSchema: profileRecordSchema,
   label: 'Profile',
   plural: 'Profiles',
   nameField: 'firstName',

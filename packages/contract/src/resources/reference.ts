@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { codeRef, optionalText, requiredText } from '../fields.ts';
+import { departmentRecordSchema, genderRecordSchema, skillRecordSchema } from '../records.ts';
 import { defineResource, TIMESTAMP_COLUMNS } from './define.ts';
 
 export const genderCreateSchema = z.object({ genderName: requiredText('Gender name', 100) });
@@ -7,6 +8,7 @@ export const genderUpdateSchema = genderCreateSchema.extend({ genderCode: codeRe
 
 export const genderResource = defineResource({
   key: 'gender',
+  recordSchema: genderRecordSchema,
   label: 'Gender',
   plural: 'Genders',
   nameField: 'genderName',
@@ -23,6 +25,7 @@ export const departmentUpdateSchema = departmentCreateSchema.extend({
 
 export const departmentResource = defineResource({
   key: 'department',
+  recordSchema: departmentRecordSchema,
   label: 'Department',
   plural: 'Departments',
   prefix: 'DEPT-',
@@ -41,6 +44,7 @@ export const skillUpdateSchema = skillCreateSchema.extend({ skillCode: codeRef('
 
 export const skillResource = defineResource({
   key: 'skill',
+  recordSchema: skillRecordSchema,
   label: 'Skill',
   plural: 'Skills',
   nameField: 'title',

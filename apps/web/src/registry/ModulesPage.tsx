@@ -3,19 +3,13 @@ import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import CardActionArea from '@mui/material/CardActionArea';
 import Typography from '@mui/material/Typography';
-import { RESOURCES, type ResourceDef } from '@wfc/contract';
-import { useEffect, useMemo } from 'react';
+import type { ResourceDef } from '@wfc/contract';
+import { useEffect } from 'react';
 import { Navigate, Link as RouterLink } from 'react-router';
-import { useCan } from '../auth/auth';
+import { useVisibleModules } from '../auth/useVisibleModules';
 import { BRAND_GREEN, BRAND_GREEN_TEXT } from '../theme';
 import { MODULE_ICONS } from '../ui/moduleIcons';
 import { PageHeading } from '../ui/PageHeading';
-
-/** The modules whose VIEW permission the user holds, in the order of the Modules screen. */
-export function useVisibleModules(): ResourceDef[] {
-  const can = useCan();
-  return useMemo(() => RESOURCES.filter((r) => can(r.permissions.view)), [can]);
-}
 
 function ModuleCard({ resource }: { resource: ResourceDef }) {
   const Icon = MODULE_ICONS[resource.key];
@@ -82,7 +76,7 @@ export function ModulesPage() {
 
   // The registry screens are a separate chunk; fetching it now makes the first click instant.
   useEffect(() => {
-    void import('../registry/routes');
+    void import('./routes');
   }, []);
 
   if (modules.length === 0) return <Navigate to="/access-denied" replace />;

@@ -1,4 +1,4 @@
-import { APP_NAME } from './env';
+import { APP_NAME } from '../env';
 
 const FIXED: Record<string, string> = {
   '/': 'Home',
