@@ -128,7 +128,7 @@ async function emptyDatabase() {
 
 function benchSkills() {
   return Array.from({ length: size.skills }, (_, i) =>
-    i < SKILLS.length ? SKILLS[i] : { title: `Skill ${i + 1}`, description: 'Generated for benchmarks' },
+    i < SKILLS.length ? SKILLS[i]! : { title: `Skill ${i + 1}`, description: 'Generated for benchmarks' },
   );
 }
 

@@ -71,7 +71,7 @@ if (state !== 'ours') {
 const dbUrl = benchUrl(args.database);
 const pool = new pg.Pool({ connectionString: dbUrl, max: 2 });
 const one = async <T extends pg.QueryResultRow>(text: string, values: unknown[] = []) =>
-  (await pool.query<T>(text, values)).rows[0];
+  (await pool.query<T>(text, values)).rows[0]!;
 
 const today = new Date().toISOString().slice(0, 10);
 const auditsBefore = Number((await one<{ n: string }>('select coalesce(max(id), 0) as n from audits')).n);
@@ -82,7 +82,7 @@ const sizes = await one<{ employees: string; audits: string; cities: string; sco
 );
 console.log(
   `Machine: ${os.cpus().length} x ${os.cpus()[0]?.model.trim()}, ${Math.round(os.totalmem() / 1024 ** 3)} GB, ` +
-    `load average ${os.loadavg()[0].toFixed(1)}; Node ${process.version}; ` +
+    `load average ${os.loadavg()[0]!.toFixed(1)}; Node ${process.version}; ` +
     `${(await one<{ v: string }>('select version() as v')).v.split(' on ')[0]}`,
 );
 console.log(
@@ -118,7 +118,7 @@ async function signIn(username: string, password: string) {
   });
   if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
   const cookie = res.headers.getSetCookie().find((c) => /sid=/.test(c));
-  return cookie!.split(';')[0];
+  return cookie!.split(';')[0]!;
 }
 const cookie = await signIn('admin', BENCH_ADMIN_PASSWORD);
 

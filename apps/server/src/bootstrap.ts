@@ -17,7 +17,7 @@ export interface BootstrapResult {
 
 /**
  * Idempotent: inserts any missing permission of the catalogue; on an empty database creates the
- * Administrator role with every permission and the admin user (DECISIONS.md section 1).
+ * Administrator role with every permission and the admin user (docs/product.md section 1).
  */
 export async function bootstrap(db: Database, adminPassword?: string): Promise<BootstrapResult> {
   return db.transaction(async (tx) => {

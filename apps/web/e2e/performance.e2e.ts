@@ -29,13 +29,13 @@ beforeAll(async () => {
   const departmentCode = newCode('DEPT-');
   await e2e.db.insert(departments).values({ departmentCode, name: 'Operations' });
   for (const title of SKILLS) skillCode[title] = newCode('SKILL-');
-  await e2e.db.insert(skills).values(SKILLS.map((title) => ({ skillCode: skillCode[title], title })));
+  await e2e.db.insert(skills).values(SKILLS.map((title) => ({ skillCode: skillCode[title]!, title })));
   PEOPLE.forEach((name) => {
     employeeCode[name] = newCode('EMP-');
   });
   await e2e.db.insert(employees).values(
     PEOPLE.map((name, i) => ({
-      employeeCode: employeeCode[name],
+      employeeCode: employeeCode[name]!,
       employeeId: `EMP-${String(101 + i)}`,
       name,
       departmentCode,

@@ -49,7 +49,7 @@ beforeAll(async () => {
     ['Nuremberg', bavaria, home],
     ['Berlin Mitte', berlin, home],
     ['Rennes', brittany, away],
-  ]) {
+  ] as const) {
     await apiPost(page, 'CreateCity', { name, stateCode, countryCode });
   }
   const role = String((await apiPost(page, 'CreateRole', { roleName: 'Staff' })).roleCode);
@@ -80,7 +80,7 @@ async function drawPicture(colour: string): Promise<Buffer> {
     ctx.fillText('AH', 100, 104);
     return canvas.toDataURL('image/png');
   }, colour);
-  return Buffer.from(dataUrl.split(',')[1], 'base64');
+  return Buffer.from(dataUrl.split(',')[1]!, 'base64');
 }
 
 const pictureInput = () => page.locator('#profile-profilePicture');

@@ -28,7 +28,7 @@ const e2e = sharedE2E();
 let page: Page;
 let consoleErrors: string[];
 const SEEDED = 11;
-const deps: Record<string, string> = {};
+const deps = {} as Record<'country' | 'state' | 'department' | 'role', string>;
 
 const nn = (i: number) => String(i + 1).padStart(2, '0');
 const letter = (i: number) => String.fromCharCode(65 + i);
@@ -327,7 +327,7 @@ describe('administrator', () => {
       string,
       { old: unknown; new: unknown }
     >;
-    const [field, change] = Object.entries(changes)[0];
+    const [field, change] = Object.entries(changes)[0]!;
     expect(before[field]).toEqual(change.old);
     expect(after[field]).toEqual(change.new);
     expect(after).not.toEqual(before);

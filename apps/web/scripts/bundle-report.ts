@@ -142,9 +142,11 @@ function measure(distDir: string, files: Iterable<string>, cache: Map<string, Si
 }
 
 function table(rows: string[][]): string {
-  const widths = rows[0].map((_, col) => Math.max(...rows.map((row) => row[col].length)));
+  const widths = rows[0]!.map((_, col) => Math.max(...rows.map((row) => row[col]!.length)));
   return rows
-    .map((row) => row.map((cell, col) => (col === 0 ? cell.padEnd(widths[col]) : cell.padStart(widths[col]))))
+    .map((row) =>
+      row.map((cell, col) => (col === 0 ? cell.padEnd(widths[col]!) : cell.padStart(widths[col]!))),
+    )
     .map((cells) => cells.join('  '))
     .join('\n');
 }

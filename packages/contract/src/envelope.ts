@@ -3,7 +3,7 @@ export interface FieldError {
   message: string;
 }
 
-/** Every API answer: its HTTP status always equals statusCode (DECISIONS.md section 2). */
+/** Every API answer: its HTTP status always equals statusCode (docs/product.md section 2). */
 export interface ApiEnvelope<T = unknown> {
   statusCode: number;
   message: string;

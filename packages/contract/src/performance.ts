@@ -43,7 +43,7 @@ export const PERFORMANCE_COLUMN_TITLES = {
   yearly: 'Yearly Average',
 } as const;
 
-/** A cell: empty means "not scored"; otherwise a whole number 0..10 (SPEC.md section 5). */
+/** A cell: empty means "not scored"; otherwise a whole number 0..10 (docs/product.md section 12). */
 export function parseScore(input: string): number | null | undefined {
   const s = input.trim();
   if (s === '') return null;

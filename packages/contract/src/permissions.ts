@@ -31,7 +31,7 @@ export interface PermissionSeed {
 
 const lower = (s: string) => s.toLowerCase();
 
-/** The whole catalogue, in a stable order; inserted at start-up (DECISIONS.md section 3). */
+/** The whole catalogue, in a stable order; inserted at start-up (docs/product.md section 6). */
 export const PERMISSION_CATALOGUE: readonly PermissionSeed[] = [
   ...CRUD_MODULES.flatMap(([one, many]) => [
     { name: `VIEW_${many}` as PermissionName, description: `View ${lower(many)}` },
@@ -48,7 +48,7 @@ export const PERMISSION_CATALOGUE: readonly PermissionSeed[] = [
 
 export const ALL_PERMISSION_NAMES: readonly PermissionName[] = PERMISSION_CATALOGUE.map((p) => p.name);
 
-/** Names are compared with spaces and underscores treated alike (SPEC.md section 6 shows both). */
+/** Names are compared with spaces and underscores treated alike (docs/product.md section 6). */
 export const normalisePermissionName = (name: string): string =>
   name
     .trim()

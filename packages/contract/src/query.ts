@@ -34,7 +34,7 @@ function bool(v: unknown): boolean {
 }
 
 /**
- * The lists' normalisation (docs/product.md, Lists): empty keyword -> '', empty sortField -> '_id',
+ * The lists' normalisation (docs/product.md section 3): empty keyword -> '', empty sortField -> '_id',
  * any sortValue other than 'asc' -> 'desc', page < 1 -> 1, limit < 1 -> 10 and above 100 -> 100;
  * projection and populate default to true. Never throws: a bad value is normalised, and only an
  * unknown sortField is refused later, against the list's whitelist.

@@ -41,6 +41,6 @@ export async function benchDatabaseState(database: string, create: boolean) {
       await c.query(`comment on database ${name} is ${c.escapeLiteral(BENCH_MARKER)}`);
       return 'created' as const;
     }
-    return found.rows[0].comment === BENCH_MARKER ? ('ours' as const) : ('foreign' as const);
+    return found.rows[0]!.comment === BENCH_MARKER ? ('ours' as const) : ('foreign' as const);
   });
 }

@@ -81,7 +81,7 @@ const envSchema = z.object({
     ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
-  /** 'auto': demo data on the first embedded start only (DECISIONS.md section 1). */
+  /** 'auto': demo data on the first embedded start only (docs/product.md section 1). */
   DEMO_DATA: z.enum(['auto', 'true', 'false']).default('auto'),
   LOGIN_MAX_FAILURES_PER_USER: z.coerce.number().int().positive().default(5),
   LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().positive().default(50),

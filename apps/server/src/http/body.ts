@@ -50,7 +50,7 @@ function arraysFromIndexes(value: unknown): unknown {
 }
 
 /**
- * SPEC.md section 7: forms post nested keys in bracket notation (`address[countryCode]=...`,
+ * docs/product.md section 2: forms post nested keys in bracket notation (`address[countryCode]=...`,
  * `rolePermissions[0]=...`). Depth, parameter count and array length are bounded; prototype keys
  * are never honoured.
  */

@@ -6,7 +6,7 @@ import {
   type PerformanceSkillColumn,
 } from '@wfc/contract';
 
-/** The grid's columns, in its order (SPEC.md section 2). */
+/** The grid's columns, in its order (docs/product.md section 14). */
 export function csvHeader(skills: readonly PerformanceSkillColumn[]): string[] {
   const t = PERFORMANCE_COLUMN_TITLES;
   return [t.employeeId, t.employeeName, ...skills.map((s) => s.title), t.daily, t.monthly, t.yearly];
@@ -41,7 +41,7 @@ export const csvLine = (fields: readonly string[]): string =>
 const CHUNK_CHARS = 64 * 1024;
 
 /**
- * UTF-8 with a byte-order mark, comma separated, every field quoted (DECISIONS.md section 5),
+ * UTF-8 with a byte-order mark, comma separated, every field quoted (docs/product.md section 14),
  * CRLF line ends. Written as text a chunk of lines at a time: a general CSV library costs more
  * than the quoting these fields need.
  */

@@ -28,7 +28,7 @@ export interface ScoreRow {
   points: number;
 }
 
-/** Skill columns in one stable order, the same in every row (DECISIONS.md section 5). */
+/** Skill columns in one stable order, the same in every row (docs/product.md section 12). */
 export const listSkills = (db: Executor) =>
   rowsOf<PerformanceSkillColumn>(
     db,

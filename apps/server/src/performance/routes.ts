@@ -39,7 +39,7 @@ import { rowsOf, textSet } from './sql.ts';
 
 const TAG = 'Performances';
 const canView = anyOf('VIEW_PERFORMANCES');
-// Saving both creates rows and changes them, so it needs both (SPEC.md section 6).
+// Saving both creates rows and changes them, so it needs both (docs/product.md section 6).
 const canSave = allOf('CREATE_PERFORMANCE', 'UPDATE_PERFORMANCE');
 
 type Raw = Record<string, unknown>;

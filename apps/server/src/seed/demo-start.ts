@@ -3,7 +3,7 @@ import type { Config } from '../config/config.ts';
 import type { DbHandle } from '../db/client.ts';
 
 /**
- * DECISIONS.md section 1: the first embedded start loads demo data; with DATABASE_URL only
+ * docs/product.md section 1: the first embedded start loads demo data; with DATABASE_URL only
  * `npm run seed:demo` does. DEMO_DATA=true/false overrides.
  */
 export async function loadDemoIfWanted(

@@ -59,7 +59,7 @@ const DEFAULTS = {
 };
 
 /**
- * Demo data (DECISIONS.md section 7). Idempotent: every row is found again by its natural key
+ * Demo data (docs/product.md section 1). Idempotent: every row is found again by its natural key
  * (name, username, employee id, ...), so a second run adds nothing; one transaction, so a failed
  * run leaves nothing half-loaded. Returns the resulting row counts.
  */

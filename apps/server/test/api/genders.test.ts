@@ -40,8 +40,8 @@ describe('genders through the resource engine', () => {
       data: { genderName: 'Woman' },
     });
     const [audit] = await t.handle.db.select().from(audits).where(eq(audits.action, 'UPDATE'));
-    expect(audit.changes).toEqual({ genderName: { old: 'Female', new: 'Woman' } });
-    expect(audit.username).toBe('admin');
+    expect(audit!.changes).toEqual({ genderName: { old: 'Female', new: 'Woman' } });
+    expect(audit!.username).toBe('admin');
 
     const del = await t.post('DeleteGender', { genderCode: code }, admin);
     expect(del.json().message).toBe('Gender deleted successfully');

@@ -110,7 +110,7 @@ async function postgresRestartUnderLoad(db: TestDatabase) {
     log('restarting PostgreSQL');
     await execFileAsync('pg_ctlcluster', [
       '--skip-systemctl-redirect',
-      readdirSync('/etc/postgresql')[0],
+      readdirSync('/etc/postgresql')[0]!,
       'main',
       'restart',
     ]);
@@ -241,7 +241,7 @@ async function killDuringBulkSave(db: TestDatabase) {
                 (select count(*)::int from audits where collection = 'performances' and after->>'date' = $2) as audits`,
         [date, date],
       );
-      return r;
+      return r!;
     };
     check(
       JSON.stringify(await state('2024-01-01')) ===
@@ -270,7 +270,7 @@ async function killDuringBulkSave(db: TestDatabase) {
         after.rows === EMPLOYEES && after.scores === EMPLOYEES * SKILLS && after.audits === EMPLOYEES;
       check(
         none || all,
-        `killed at ${Math.round(fraction * 100)}% (${active.n} statements running, client saw ${answer}): ${all ? 'all' : none ? 'nothing' : 'PART'} stored ${JSON.stringify(after)}`,
+        `killed at ${Math.round(fraction * 100)}% (${active!.n} statements running, client saw ${answer}): ${all ? 'all' : none ? 'nothing' : 'PART'} stored ${JSON.stringify(after)}`,
       );
       server = await startServer(db.url, { ADMIN_PASSWORD: PASSWORD });
       const again = await call(server.url, 'GetSession', cookie);
@@ -317,7 +317,7 @@ async function killDuringBulkSave(db: TestDatabase) {
       `every stored role has all ${permissionCodes.length} permissions`,
     );
     check(
-      audits.n === roles.length,
+      audits!.n === roles.length,
       'every stored role has its audit record, and no audit record lacks its role',
     );
     server = await startServer(db.url, { ADMIN_PASSWORD: PASSWORD });
@@ -383,7 +383,7 @@ async function sigtermDrains(db: TestDatabase) {
     const [row] = await db.query<{ n: number }>(
       `select count(*)::int as n from genders where gender_name = 'Drained'`,
     );
-    check(row.n === 1, 'the in-flight write was committed');
+    check(row!.n === 1, 'the in-flight write was committed');
   } finally {
     await locker.query('rollback').catch(() => undefined);
     await locker.end();

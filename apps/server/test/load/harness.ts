@@ -135,7 +135,7 @@ export async function login(url: string, username: string, password: string): Pr
   if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
   const cookie = res.headers.getSetCookie().find((c) => c.startsWith('sid='));
   if (!cookie) throw new Error('no session cookie');
-  return cookie.split(';')[0];
+  return cookie.split(';')[0]!;
 }
 
 export async function call(
@@ -157,7 +157,7 @@ export async function call(
   };
 }
 
-const cluster = () => readdirSync('/etc/postgresql')[0];
+const cluster = () => readdirSync('/etc/postgresql')[0]!;
 
 /** pg_ctlcluster for the one local cluster (the CI machine's PostgreSQL). */
 export function pgCluster(action: 'start' | 'stop' | 'restart') {

@@ -58,7 +58,7 @@ try {
     },
     onResponse: (status: number, _body: string, context: object) => {
       count(status);
-      (status === 200 ? accepted : refused)[kind].add((context as Record<string, string>)[kind]);
+      (status === 200 ? accepted : refused)[kind].add((context as Record<string, string>)[kind]!);
     },
   });
 
@@ -141,7 +141,7 @@ try {
     );
   }
   check(
-    audit.creates === stored.departments.size + stored.skills.size,
+    audit!.creates === stored.departments.size + stored.skills.size,
     'every stored create has its audit record',
   );
   const restarted = await startServer(db.url, { ADMIN_PASSWORD: '' });

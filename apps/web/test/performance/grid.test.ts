@@ -29,7 +29,11 @@ const row = (
   skills: SKILLS.map((skillCode, i) => ({ skillCode, title: skillCode, score: scores[i] ?? null })),
   total: { daily: null, monthly: null, yearly: null },
 });
-const rows = [row('E1', [1, null, 3], 'P1'), row('E2', [null, null, null]), row('E3', [10, 0, 5], 'P3')];
+const rows: [PerformanceRow, PerformanceRow, PerformanceRow] = [
+  row('E1', [1, null, 3], 'P1'),
+  row('E2', [null, null, null]),
+  row('E3', [10, 0, 5], 'P3'),
+];
 const none: Drafts = new Map();
 
 describe('acceptCellInput: empty or a whole number 0..10', () => {

@@ -101,9 +101,9 @@ describe('useGridDraft with the cell handlers', () => {
     const inputs = [0, 1, 2].map(() => document.createElement('input'));
     for (const el of inputs) document.body.append(el);
     const { handlers } = grid.result.current;
-    handlers.register({ row: 0, col: 0 }, inputs[0]);
-    handlers.register({ row: 1, col: 0 }, inputs[1]);
-    handlers.register({ row: 2, col: 0 }, inputs[2]);
+    handlers.register({ row: 0, col: 0 }, inputs[0]!);
+    handlers.register({ row: 1, col: 0 }, inputs[1]!);
+    handlers.register({ row: 2, col: 0 }, inputs[2]!);
     handlers.onMove({ row: 0, col: 0 }, 'Enter');
     expect(document.activeElement).toBe(inputs[1]);
     // The moves stop at the last row on screen, even after the rows changed under the handlers.

@@ -75,6 +75,6 @@ describe('login screen', () => {
     vi.stubGlobal('fetch', () => Promise.reject(new TypeError('fetch failed')));
     await fillAndSubmit('maria', 'secret');
     expect(await screen.findByText('Network error: the server could not be reached')).toBeTruthy();
-    expect(log.mock.calls[0][0]).toBe('Login failed');
+    expect(log.mock.calls[0]![0]).toBe('Login failed');
   });
 });

@@ -58,7 +58,7 @@ describe('home', () => {
     const sections = await screen.findByRole('list', { name: 'Sections' });
     const links = within(sections).getAllByRole('link');
     expect(links.map((a) => a.getAttribute('href'))).toEqual(['/registry', '/performance-snapshot']);
-    expect(links[0].textContent).toContain('1 module available to you');
+    expect(links[0]!.textContent).toContain('1 module available to you');
   });
 
   it('tells a user without any access to reach out to the administrator', async () => {

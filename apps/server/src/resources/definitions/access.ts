@@ -63,7 +63,7 @@ export const ROLE_MANAGER_PERMISSION = 'UPDATE_ROLE';
 const ROLE_MANAGER_LOCK = 727_003;
 
 /**
- * No change may leave the console without a user who can manage roles (docs/product.md, Permissions).
+ * No change may leave the console without a user who can manage roles (docs/product.md section 6).
  * Runs inside the change's transaction, after the change, so it sees the result. The lock makes
  * two such changes check one after the other: otherwise each could count the other's user (not
  * yet committed) and both would pass, leaving nobody.

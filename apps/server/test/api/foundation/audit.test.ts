@@ -21,12 +21,12 @@ describe('audit of sign-in, failed sign-in and sign-out', () => {
 
     const rows = await authAudits();
     expect(rows.map((r) => [r.action, r.userCode, r.username])).toEqual([
-      ['LOGIN_FAILED', admin.userCode, 'admin'],
+      ['LOGIN_FAILED', admin!.userCode, 'admin'],
       ['LOGIN_FAILED', null, null],
-      ['LOGIN', admin.userCode, 'admin'],
-      ['LOGOUT', admin.userCode, 'admin'],
+      ['LOGIN', admin!.userCode, 'admin'],
+      ['LOGOUT', admin!.userCode, 'admin'],
     ]);
-    expect(rows[1].after).toMatchObject({ username: 'ghost' });
+    expect(rows[1]!.after).toMatchObject({ username: 'ghost' });
     for (const r of rows) {
       expect(r.auditCode).toMatch(/^AUDIT-/);
       expect(r.createdAt.getTime()).toBeGreaterThanOrEqual(started - 5000);
@@ -46,7 +46,7 @@ describe('audit of sign-in, failed sign-in and sign-out', () => {
         username: 'audited',
         email: 'audited@example.com',
         password: 'first-password-1',
-        roleCode: role.roleCode,
+        roleCode: role!.roleCode,
       },
       admin,
     );
@@ -59,7 +59,7 @@ describe('audit of sign-in, failed sign-in and sign-out', () => {
         username: 'audited',
         email: 'audited@example.com',
         password: 'second-password-2',
-        roleCode: role.roleCode,
+        roleCode: role!.roleCode,
       },
       admin,
     );

@@ -55,13 +55,13 @@ const tableCount = async (db: DbHandle['db']) => {
   const res = (await db.execute(
     sql`select count(*)::int as n from information_schema.tables where table_schema = 'public'`,
   )) as unknown as { rows: { n: number }[] };
-  return res.rows[0].n;
+  return res.rows[0]!.n;
 };
 
 describe('one instance', () => {
   let h: DbHandle;
   beforeAll(async () => {
-    [h] = await emptyDatabase();
+    [h] = (await emptyDatabase()) as [DbHandle];
   });
 
   it('migrations apply once, and a second run changes nothing', async () => {
@@ -86,13 +86,13 @@ describe('one instance', () => {
     const names = (await h.db.select({ n: permissions.permissionName }).from(permissions)).map((r) => r.n);
     expect(names.sort()).toEqual([...ALL_PERMISSION_NAMES].sort());
     const [role] = await h.db.select().from(roles).where(eq(roles.roleName, ADMIN_ROLE));
-    expect(await h.db.$count(rolePermissions, eq(rolePermissions.roleCode, role.roleCode))).toBe(
+    expect(await h.db.$count(rolePermissions, eq(rolePermissions.roleCode, role!.roleCode))).toBe(
       ALL_PERMISSION_NAMES.length,
     );
     const [admin] = await h.db.select().from(users).where(eq(users.username, ADMIN_USERNAME));
-    expect(admin.roleCode).toBe(role.roleCode);
-    expect(admin.passwordHash).toMatch(/^\$argon2id\$/);
-    expect(await verifyPassword(admin.passwordHash, generated)).toBe(true);
+    expect(admin!.roleCode).toBe(role!.roleCode);
+    expect(admin!.passwordHash).toMatch(/^\$argon2id\$/);
+    expect(await verifyPassword(admin!.passwordHash, generated)).toBe(true);
 
     // The generated password signs in through the API, and nothing else does.
     const app = await buildApp(makeServices(h.db, testConfig({ WEB_DIST: '/nonexistent/' })));
@@ -109,13 +109,13 @@ describe('one instance', () => {
   });
 
   it('an empty password counts as none: a generated one, never an empty one', async () => {
-    const [other] = await emptyDatabase();
+    const [other] = (await emptyDatabase()) as [DbHandle];
     await migrate(other.db);
     const result = await bootstrap(other.db, '');
     expect(result.generatedPassword).toMatch(/^\S{12,}$/);
     const [admin] = await other.db.select().from(users);
-    expect(await verifyPassword(admin.passwordHash, '')).toBe(false);
-    expect(await verifyPassword(admin.passwordHash, result.generatedPassword!)).toBe(true);
+    expect(await verifyPassword(admin!.passwordHash, '')).toBe(false);
+    expect(await verifyPassword(admin!.passwordHash, result.generatedPassword!)).toBe(true);
   });
 
   it('a later start creates nothing and generates no password', async () => {
@@ -130,7 +130,7 @@ describe('one instance', () => {
     await bootstrap(h.db, undefined);
     const [perm] = await h.db.select().from(permissions).where(eq(permissions.permissionName, 'VIEW_AUDITS'));
     expect(perm).toBeDefined();
-    expect(await h.db.$count(rolePermissions, eq(rolePermissions.permissionCode, perm.permissionCode))).toBe(
+    expect(await h.db.$count(rolePermissions, eq(rolePermissions.permissionCode, perm!.permissionCode))).toBe(
       1,
     );
   });
@@ -140,7 +140,7 @@ describe('two instances starting together', () => {
   let a: DbHandle;
   let b: DbHandle;
   beforeAll(async () => {
-    [a, b] = await emptyDatabase(2);
+    [a, b] = (await emptyDatabase(2)) as [DbHandle, DbHandle];
   });
 
   it('migrate once: one applies, the other waits on the lock and finds nothing to do', async () => {
@@ -150,7 +150,7 @@ describe('two instances starting together', () => {
     const once = (await a.db.execute(
       sql`select count(*)::int as n, count(distinct tag)::int as d from schema_migrations`,
     )) as unknown as { rows: { n: number; d: number }[] };
-    expect(once.rows[0].n).toBe(once.rows[0].d);
+    expect(once.rows[0]!.n).toBe(once.rows[0]!.d);
   });
 
   it('bootstrap once: one admin, with ADMIN_PASSWORD and no generated password, and one catalogue', async () => {
@@ -165,6 +165,6 @@ describe('two instances starting together', () => {
     expect(await a.db.$count(roles)).toBe(1);
     expect(await a.db.$count(permissions)).toBe(ALL_PERMISSION_NAMES.length);
     const [admin] = await a.db.select().from(users);
-    expect(await verifyPassword(admin.passwordHash, 'chosen-password-42')).toBe(true);
+    expect(await verifyPassword(admin!.passwordHash, 'chosen-password-42')).toBe(true);
   });
 });

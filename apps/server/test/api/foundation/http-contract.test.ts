@@ -191,9 +191,9 @@ describe('OpenAPI at /api/docs', () => {
       const path = `/api/${r.path.replace(/:(\w+)/g, '{$1}')}`;
       const op = doc.paths[path]?.[r.method.toLowerCase()];
       expect(op, `${r.method} ${path}`).toBeDefined();
-      expect(op['x-access']).toEqual(r.access);
-      expect(Boolean(op.security)).toBe(r.access.kind !== 'public');
-      expect(Boolean(op.requestBody)).toBe(Boolean(r.body));
+      expect(op!['x-access']).toEqual(r.access);
+      expect(Boolean(op!.security)).toBe(r.access.kind !== 'public');
+      expect(Boolean(op!.requestBody)).toBe(Boolean(r.body));
     }
     const documented = Object.values(doc.paths).reduce((n, ops) => n + Object.keys(ops).length, 0);
     expect(documented).toBe(routes.length);

@@ -18,7 +18,7 @@ let t: TestApp;
 let admin: string;
 let dept: string;
 let seq = 0;
-const skill: Record<string, string> = {};
+const skill = {} as Record<'Accuracy' | 'Speed' | 'Teamwork', string>;
 const people: string[] = [];
 
 const D = '2024-03-05';
@@ -39,7 +39,8 @@ beforeAll(async () => {
   t = await createTestApp();
   admin = await t.login();
   dept = await makeDepartment(t, admin);
-  for (const title of ['Accuracy', 'Speed', 'Teamwork']) skill[title] = await makeSkill(t, admin, title);
+  for (const title of ['Accuracy', 'Speed', 'Teamwork'] as const)
+    skill[title] = await makeSkill(t, admin, title);
   const { Accuracy: a, Speed: s, Teamwork: w } = skill;
   // Equal names and equal averages, so that the name and id tie-breaks are needed.
   const ann = await person('Ann Lee');
@@ -146,7 +147,7 @@ describe('what moves the averages', () => {
     await expectGridCorrect(D);
     await expectGridCorrect('2024-12-31', ['']);
     const [, , bob] = people;
-    await save(t, admin, [submission(bob, '2024-01-15', { [skill.Teamwork]: 10 })]);
+    await save(t, admin, [submission(bob!, '2024-01-15', { [skill.Teamwork]: 10 })]);
     await expectGridCorrect(D);
     await expectGridCorrect('2024-12-31', ['']);
     await expectGridCorrect('2024-01-01', ['']);
@@ -156,8 +157,8 @@ describe('what moves the averages', () => {
     await expectGridCorrect(D, ['']);
     const [ann, , , cy] = people;
     await save(t, admin, [
-      submission(cy, '2024-03-20', { [skill.Speed]: 2 }),
-      submission(ann, '2023-11-02', { [skill.Speed]: 9 }),
+      submission(cy!, '2024-03-20', { [skill.Speed]: 2 }),
+      submission(ann!, '2023-11-02', { [skill.Speed]: 9 }),
     ]);
     await expectGridCorrect(D);
     await expectGridCorrect('2023-06-01', ['']);
@@ -166,7 +167,7 @@ describe('what moves the averages', () => {
   it('clearing every cell of a day takes its daily average away', async () => {
     await expectGridCorrect(D, ['']);
     const [, ann2] = people;
-    await save(t, admin, [submission(ann2, D, { [skill.Accuracy]: '', [skill.Speed]: '' })]);
+    await save(t, admin, [submission(ann2!, D, { [skill.Accuracy]: '', [skill.Speed]: '' })]);
     await expectGridCorrect(D);
   });
 

@@ -11,8 +11,8 @@ let viewer: string;
 let editor: string;
 let outsider: string;
 let halfEditor: string;
-const skill: Record<string, string> = {};
-const emp: Record<string, string> = {};
+const skill = {} as Record<'Teamwork' | 'Accuracy' | 'Speed', string>;
+const emp = {} as Record<'E-001' | 'E-002' | 'E-003' | 'E-004' | 'E-010', string>;
 const DAY = '2024-03-05';
 
 beforeAll(async () => {
@@ -23,8 +23,9 @@ beforeAll(async () => {
   outsider = (await t.userWith(['VIEW_EMPLOYEES', 'VIEW_SKILLS'])).cookie;
   halfEditor = (await t.userWith(['VIEW_PERFORMANCES', 'CREATE_PERFORMANCE'])).cookie;
   const dept = await makeDepartment(t, admin);
-  for (const title of ['Teamwork', 'Accuracy', 'Speed']) skill[title] = await makeSkill(t, admin, title);
-  const people: [string, string][] = [
+  for (const title of ['Teamwork', 'Accuracy', 'Speed'] as const)
+    skill[title] = await makeSkill(t, admin, title);
+  const people: [keyof typeof emp, string][] = [
     ['E-003', 'Carla Diaz'],
     ['E-001', 'Aaron Berg'],
     ['E-002', 'Bea Cruz'],
@@ -80,7 +81,7 @@ describe('GetPerformances', () => {
 
   it('defaults the date to today', async () => {
     const body = await grid(t, viewer, {});
-    expect(body.data[0].date).toBe(localIsoDate(new Date()));
+    expect(body.data[0]!.date).toBe(localIsoDate(new Date()));
   });
 
   it('pages, and keeps the total of every matching employee', async () => {
@@ -110,7 +111,7 @@ describe('GetPerformances', () => {
     ]);
     const monthly = await grid(t, viewer, { date: DAY, sortField: 'monthly', sortValue: 'asc', limit: 2 });
     expect(names(monthly.data)).toEqual(['Bea Cruz', 'Carla Diaz']);
-    expect(monthly.data[1].total).toEqual({ daily: 10, monthly: 6, yearly: 6 });
+    expect(monthly.data[1]!.total).toEqual({ daily: 10, monthly: 6, yearly: 6 });
     const yearly = await grid(t, viewer, {
       date: DAY,
       sortField: 'yearly',
@@ -187,12 +188,12 @@ describe('CreateUpdatePerformances', () => {
     });
     expect(created?.username).toMatch(/^user/);
 
-    const [{ n: auditsBefore }] = await t.handle.db.select({ n: count() }).from(audits);
+    const auditsBefore = (await t.handle.db.select({ n: count() }).from(audits))[0]!.n;
     await save(t, editor, [
       submission(emp['E-004'], DAY, { [skill.Accuracy]: 0, [skill.Speed]: 10 }),
       submission(emp['E-001'], DAY, { [skill.Accuracy]: 5 }),
     ]);
-    const [{ n: auditsAfter }] = await t.handle.db.select({ n: count() }).from(audits);
+    const auditsAfter = (await t.handle.db.select({ n: count() }).from(audits))[0]!.n;
     expect(auditsAfter - auditsBefore).toBe(1);
     const [update] = await t.handle.db
       .select()
@@ -200,12 +201,12 @@ describe('CreateUpdatePerformances', () => {
       .where(eq(audits.action, 'UPDATE'))
       .orderBy(desc(audits.id))
       .limit(1);
-    expect(update.collection).toBe('performances');
-    expect(update.changes).toEqual({ 'scores.Accuracy': { old: 7, new: 5 } });
+    expect(update!.collection).toBe('performances');
+    expect(update!.changes).toEqual({ 'scores.Accuracy': { old: 7, new: 5 } });
   });
 
   it('names each bad row and cell, and saves nothing when any is bad', async () => {
-    const [{ n: rowsBefore }] = await t.handle.db.select({ n: count() }).from(performances);
+    const rowsBefore = (await t.handle.db.select({ n: count() }).from(performances))[0]!.n;
     const res = await t.postJson(
       'CreateUpdatePerformances',
       {
@@ -228,12 +229,12 @@ describe('CreateUpdatePerformances', () => {
         message: 'Score must be empty or a whole number from 0 to 10',
       })),
     );
-    const [{ n: rowsAfter }] = await t.handle.db.select({ n: count() }).from(performances);
+    const rowsAfter = (await t.handle.db.select({ n: count() }).from(performances))[0]!.n;
     expect(rowsAfter).toBe(rowsBefore);
   });
 
   it('names unknown employees, skills and codes, and rolls back rows already written', async () => {
-    const [{ n: scoresBefore }] = await t.handle.db.select({ n: count() }).from(performanceScores);
+    const scoresBefore = (await t.handle.db.select({ n: count() }).from(performanceScores))[0]!.n;
     const res = await t.postJson(
       'CreateUpdatePerformances',
       {
@@ -279,7 +280,7 @@ describe('CreateUpdatePerformances', () => {
         message: 'This performance belongs to another employee or date',
       },
     ]);
-    const [{ n: scoresAfter }] = await t.handle.db.select({ n: count() }).from(performanceScores);
+    const scoresAfter = (await t.handle.db.select({ n: count() }).from(performanceScores))[0]!.n;
     expect(scoresAfter).toBe(scoresBefore);
     const dup = await t.postJson(
       'CreateUpdatePerformances',
@@ -379,7 +380,7 @@ describe('GetPerformancesByDateAndEmployeeCodes', () => {
     expect(res.statusCode).toBe(200);
     const rows = res.json().data as PerformanceRow[];
     expect(names(rows)).toEqual(['Aaron Berg', 'Carla Diaz']);
-    expect(rows[1].total).toEqual({ daily: 2, monthly: 2, yearly: 2 });
+    expect(rows[1]!.total).toEqual({ daily: 2, monthly: 2, yearly: 2 });
     const unknown = await t.post(
       'GetPerformancesByDateAndEmployeeCodes',
       { date: DAY, employeeCodes: [emp['E-001'], 'EMP-NONE'] },

@@ -157,8 +157,8 @@ describe('the bulk save body', () => {
     expect(largest.statusCode).toBe(400);
     expect(largest.json().errors[0]).toMatchObject({ field: 'performances.0.employeeCode' });
     // Validated 500 rows at a time: a value in the last chunk is named at its place in the batch.
-    rows[4999].performancePerSkill[19].pointsEarned = '11';
-    rows[1].date = '9999-12-31';
+    rows[4999]!.performancePerSkill[19]!.pointsEarned = '11';
+    rows[1]!.date = '9999-12-31';
     const refused = await t.postJson('CreateUpdatePerformances', { performances: rows }, admin);
     expect(refused.json().errors.map((e: { field: string }) => e.field)).toEqual([
       'performances.1.date',

@@ -69,7 +69,7 @@ export async function rowOf(t: TestApp, cookie: string, employeeCode: string, da
     cookie,
   );
   expect(res.statusCode, res.body).toBe(200);
-  return (res.json().data as PerformanceRow[])[0];
+  return (res.json().data as PerformanceRow[])[0]!;
 }
 
 export async function totalsOf(t: TestApp, cookie: string, employeeCode: string, date: string) {

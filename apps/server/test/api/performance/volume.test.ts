@@ -77,7 +77,7 @@ describe('a whole company at once', () => {
     for (const row of body.data) {
       const i = Number(row.employeeId.slice(2));
       expect(row.total.daily).toBe(expectedDaily(i));
-      expect(row.skills[0].score).toBeNull();
+      expect(row.skills[0]!.score).toBeNull();
     }
 
     started = performance.now();
@@ -108,18 +108,18 @@ describe('a whole company at once', () => {
 
     // Every third row clears one cell and changes another, across the chunks a save works in.
     const edited = employeeCodes.map((code, i) =>
-      submission(code, DAY, i % 3 ? cells(i) : { ...cells(i), [skillCodes[1]]: '', [skillCodes[2]]: 10 }),
+      submission(code, DAY, i % 3 ? cells(i) : { ...cells(i), [skillCodes[1]!]: '', [skillCodes[2]!]: 10 }),
     );
     started = performance.now();
     expect((await t.postJson('CreateUpdatePerformances', { performances: edited }, admin)).statusCode).toBe(
       200,
     );
     const editMs = performance.now() - started;
-    const [{ n }] = await rowsOf<{ n: number }>(
+    const [updates] = await rowsOf<{ n: number }>(
       t.handle.db,
       sql`select count(*)::int as n from audits where collection = 'performances' and action = 'UPDATE'`,
     );
-    expect(n).toBe(Math.ceil(EMPLOYEES / 3));
+    expect(updates!.n).toBe(Math.ceil(EMPLOYEES / 3));
     const rollups = () =>
       rowsOf(
         t.handle.db,

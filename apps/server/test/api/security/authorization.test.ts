@@ -93,7 +93,7 @@ describe('every route declares who may call it', () => {
     expect(writes.length).toBeGreaterThan(25);
     for (const r of writes) {
       const action =
-        r.path === 'register' ? 'CREATE' : r.path.match(/^(Create|Update|Delete)/)![1].toUpperCase();
+        r.path === 'register' ? 'CREATE' : r.path.match(/^(Create|Update|Delete)/)![1]!.toUpperCase();
       const perms = needed(r.access);
       if (r.path === 'CreateUpdatePerformances') {
         expect(r.access).toEqual({ kind: 'all', permissions: ['CREATE_PERFORMANCE', 'UPDATE_PERFORMANCE'] });
@@ -101,7 +101,7 @@ describe('every route declares who may call it', () => {
       }
       expect(r.access.kind, label(r)).toBe('any');
       expect(perms, label(r)).toHaveLength(1);
-      expect(perms[0].startsWith(`${action}_`), label(r)).toBe(true);
+      expect(perms[0]!.startsWith(`${action}_`), label(r)).toBe(true);
     }
   });
 });

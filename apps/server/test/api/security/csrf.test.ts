@@ -99,13 +99,15 @@ describe('cross-site requests that change state are refused (403)', () => {
 /** The same path with one unreserved character of each segment percent-encoded. */
 const encodings = (path: string) => {
   const hex = (ch: string) => `%${ch.charCodeAt(0).toString(16).padStart(2, '0')}`;
-  const [, api, rest] = /^\/(api)\/(.*)$/.exec(path)!;
+  const match = /^\/(api)\/(.*)$/.exec(path)!;
+  const api = match[1]!;
+  const rest = match[2]!;
   return [
-    `/${hex(api[0])}${api.slice(1)}/${rest}`,
-    `/${api}/${hex(rest[0]).toUpperCase()}${rest.slice(1)}`,
+    `/${hex(api[0]!)}${api.slice(1)}/${rest}`,
+    `/${api}/${hex(rest[0]!).toUpperCase()}${rest.slice(1)}`,
     `/${api.split('').map(hex).join('')}/${rest
       .split('/')
-      .map((seg) => hex(seg[0]) + seg.slice(1))
+      .map((seg) => hex(seg[0]!) + seg.slice(1))
       .join('/')}`,
   ];
 };

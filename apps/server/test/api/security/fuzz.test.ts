@@ -118,9 +118,9 @@ describe(`random requests per endpoint family never give a 5xx (${RUNS} per fami
         const seen = new Map<number, number>();
         await fc.assert(
           fc.asyncProperty(
-            fc.nat(members.length - 1).chain((i) => request(members[i]).map((req) => ({ i, req }))),
+            fc.nat(members.length - 1).chain((i) => request(members[i]!).map((req) => ({ i, req }))),
             async ({ i, req }) => {
-              const r = members[i];
+              const r = members[i]!;
               const cookie =
                 r.path === 'logout' ? (await t.userWith([], { signIn: 'session' })).cookie : admin;
               const path = r.path.replace(/:(\w+)/g, (_m, n: string) =>

@@ -75,7 +75,7 @@ describe('the HTML shell', () => {
     const nonces = new Set<string>();
     for (let i = 0; i < 5; i++) {
       const res = await web.inject({ method: 'GET', url: '/' });
-      nonces.add(res.body.match(/nonce="([^"]+)"/)![1]);
+      nonces.add(res.body.match(/nonce="([^"]+)"/)![1]!);
     }
     expect(nonces.size).toBe(5);
   });

@@ -40,7 +40,7 @@ export async function fingerprint(db: Database): Promise<Record<string, string>>
     const res = (await db.execute(
       sql`select count(*)::int as n, md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as h from ${sql.identifier(name)} t ${events}`,
     )) as unknown as { rows: { n: number; h: string }[] };
-    out[name] = `${res.rows[0].n}:${res.rows[0].h}`;
+    out[name] = `${res.rows[0]!.n}:${res.rows[0]!.h}`;
   }
   return out;
 }

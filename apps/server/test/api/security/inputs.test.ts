@@ -13,7 +13,7 @@ let roleCode: string;
 let permissionCodes: string[];
 beforeAll(async () => {
   admin = await t.login();
-  [{ roleCode }] = await t.handle.db.select({ roleCode: roles.roleCode }).from(roles);
+  roleCode = (await t.handle.db.select({ roleCode: roles.roleCode }).from(roles))[0]!.roleCode;
   permissionCodes = (await t.handle.db.select({ c: permissions.permissionCode }).from(permissions)).map(
     (r) => r.c,
   );
@@ -168,7 +168,7 @@ describe('junk never causes a 5xx', () => {
 describe('hostile shapes are refused cleanly', () => {
   it('deep nesting: 400, as a form and as JSON', async () => {
     const form = await raw('POST', '/api/CreateGender', `genderName${'[a]'.repeat(50)}=x`, FORM);
-    expect(expectEnvelope(form, 400).errors?.[0].field).toBe('_');
+    expect(expectEnvelope(form, 400).errors?.[0]?.field).toBe('_');
     const deepJson = `{"genderName":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
     const json = expectEnvelope(await raw('POST', '/api/CreateGender', deepJson, JSON_TYPE), 400);
     expect(json.errors).toEqual([
@@ -185,7 +185,7 @@ describe('hostile shapes are refused cleanly', () => {
       rolePermissions: Array.from({ length: 100_000 }, (_, i) => `P${i}`),
     });
     const json = expectEnvelope(await raw('POST', '/api/CreateRole', big, JSON_TYPE), 400);
-    expect(json.errors?.[0].field).toBe('rolePermissions');
+    expect(json.errors?.[0]?.field).toBe('rolePermissions');
     const sparse = expectEnvelope(
       await raw('POST', '/api/CreateRole', 'roleName=Sparse&rolePermissions[999999999]=x', FORM),
       400,
@@ -331,7 +331,7 @@ describe('mass assignment: fields outside the form are never written', () => {
     );
     const data = expectEnvelope(res, 200).data as Body;
     expect(data.userCode).not.toBe('USER-CHOSEN');
-    const [row] = await t.handle.db.select().from(users).where(eq(users.username, 'massive'));
+    const row = (await t.handle.db.select().from(users).where(eq(users.username, 'massive')))[0]!;
     expect(row.userCode).toBe(data.userCode);
     expect(row.id).not.toBe(1);
     expect(row.createdAt.getFullYear()).toBeGreaterThan(2000);
@@ -339,7 +339,7 @@ describe('mass assignment: fields outside the form are never written', () => {
   });
 
   it('UpdateUser cannot set a hash or move the record to another code', async () => {
-    const [row] = await t.handle.db.select().from(users).where(eq(users.username, 'massive'));
+    const row = (await t.handle.db.select().from(users).where(eq(users.username, 'massive')))[0]!;
     const res = await t.postJson(
       'UpdateUser',
       {
@@ -355,7 +355,7 @@ describe('mass assignment: fields outside the form are never written', () => {
       admin,
     );
     expectEnvelope(res, 200);
-    const [after] = await t.handle.db.select().from(users).where(eq(users.userCode, row.userCode));
+    const after = (await t.handle.db.select().from(users).where(eq(users.userCode, row.userCode)))[0]!;
     expect(after.passwordHash).toBe(row.passwordHash);
     expect(after.createdAt).toEqual(row.createdAt);
   });
@@ -367,7 +367,9 @@ describe('mass assignment: fields outside the form are never written', () => {
     );
     const code = (created.data as Body).departmentCode as string;
     expect(code).toMatch(/^DEPT-[0-9A-Z]{16}$/);
-    const [row] = await t.handle.db.select().from(departments).where(eq(departments.departmentCode, code));
+    const row = (
+      await t.handle.db.select().from(departments).where(eq(departments.departmentCode, code))
+    )[0]!;
     expect(row.id).not.toBe(7);
     const updated = await t.post(
       'UpdateDepartment',

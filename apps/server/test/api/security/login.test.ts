@@ -50,7 +50,7 @@ const letTimePass = (key: string, seconds: number) =>
     where key = ${key}`);
 
 const throttleRow = async (key: string) =>
-  (await t.handle.db.select().from(loginThrottle).where(eq(loginThrottle.key, key)))[0];
+  (await t.handle.db.select().from(loginThrottle).where(eq(loginThrottle.key, key)))[0]!;
 
 const retryAfter = (res: LightMyRequestResponse) => Number(res.headers['retry-after']);
 
@@ -157,7 +157,7 @@ describe('sign-in throttling per account and address', () => {
     expect(counts.get(401) ?? 0).toBeLessThanOrEqual(USER_LIMIT);
     expect((counts.get(401) ?? 0) + (counts.get(429) ?? 0)).toBe(100);
     // The right password came 30th, long after the limit: it was never tried.
-    expect(responses[29].statusCode).toBe(429);
+    expect(responses[29]!.statusCode).toBe(429);
     for (const r of responses.filter((x) => x.statusCode === 429)) expect(retryAfter(r)).toBeGreaterThan(0);
     // Each 401 is one password verified and audited; nothing else was.
     expect(await failedAuditIps('racer')).toHaveLength(counts.get(401) ?? 0);
@@ -193,7 +193,7 @@ describe('sign-in throttling per address', () => {
     const failed = counts.get(401) ?? 0;
     expect(failed).toBeLessThanOrEqual(10);
     expect(failed + (counts.get(429) ?? 0)).toBe(100);
-    expect(responses[29].statusCode).toBe(429);
+    expect(responses[29]!.statusCode).toBe(429);
     expect(await failedAuditIps('burst%')).toHaveLength(failed);
     // Only the attempts that were tried stay counted against their accounts.
     const counted =
@@ -238,7 +238,7 @@ describe('sign-in throttling per account across addresses', () => {
     const counts = statuses(responses);
     expect(counts.get(401) ?? 0).toBeLessThanOrEqual(6);
     expect((counts.get(401) ?? 0) + (counts.get(429) ?? 0)).toBe(60);
-    expect(responses[29].statusCode).toBe(429);
+    expect(responses[29]!.statusCode).toBe(429);
     expect((await attempt('target2', RIGHT, '127.0.0.1', strict)).statusCode).toBe(200);
   });
 });
@@ -307,7 +307,7 @@ describe('sign-in answers tell nothing', () => {
       expect(res.statusCode).toBe(401);
       return Number(process.hrtime.bigint() - start) / 1e6;
     };
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     await time('admin');
     await time('nobody-at-all');
     const known: number[] = [];

@@ -36,7 +36,7 @@ const signIn = (app: FastifyInstance, headers: Record<string, string> = {}) =>
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
   });
 
-const sidOf = (cookie: string) => cookie.split('=')[1];
+const sidOf = (cookie: string) => cookie.split('=')[1]!;
 const sessionRow = async (cookie: string) =>
   (
     await t.handle.db
@@ -54,9 +54,9 @@ describe('the session cookie', () => {
   it('is HttpOnly, SameSite=Lax, Path=/ and carries a 128-bit id stored only as a hash', async () => {
     const res = await signIn(t.app);
     expect(res.statusCode).toBe(200);
-    const [cookie] = setCookies(res);
+    const cookie = setCookies(res)[0]!;
     const attrs = cookie.split('; ');
-    const [name, value] = attrs[0].split('=');
+    const [name, value] = attrs[0]!.split('=') as [string, string];
     expect(name).toBe('sid');
     expect(Buffer.from(value, 'base64url')).toHaveLength(16);
     expect(attrs).toEqual(expect.arrayContaining(['HttpOnly', 'SameSite=Lax', 'Path=/']));
@@ -68,7 +68,7 @@ describe('the session cookie', () => {
 
   it('with COOKIE_SECURE: the __Host- name and Secure, both when set and when cleared', async () => {
     const res = await signIn(secure);
-    const [cookie] = setCookies(res);
+    const cookie = setCookies(res)[0]!;
     expect(cookie).toMatch(/^__Host-sid=[\w-]{22};/);
     const attrs = cookie.split('; ');
     expect(attrs).toEqual(expect.arrayContaining(['Secure', 'HttpOnly', 'SameSite=Lax', 'Path=/']));
@@ -82,7 +82,7 @@ describe('the session cookie', () => {
     expect(out.statusCode).toBe(200);
     const [cleared] = setCookies(out);
     expect(cleared).toMatch(/^__Host-sid=;/);
-    expect(cleared.split('; ')).toEqual(expect.arrayContaining(['Secure', 'Path=/']));
+    expect(cleared!.split('; ')).toEqual(expect.arrayContaining(['Secure', 'Path=/']));
     const stale = await secure.inject({ method: 'GET', url: '/api/GetSession', headers: { cookie: sid } });
     expect(stale.statusCode).toBe(401);
     expect(setCookies(stale)[0]?.split('; ')).toEqual(expect.arrayContaining(['Secure', 'Path=/']));
@@ -100,8 +100,8 @@ describe('session lifecycle', () => {
     const planted = 'sid=AAAAAAAAAAAAAAAAAAAAAA';
     const first = await signIn(t.app, { cookie: planted });
     const second = await signIn(t.app, { cookie: planted });
-    const a = setCookies(first)[0].split(';')[0];
-    const b = setCookies(second)[0].split(';')[0];
+    const a = setCookies(first)[0]!.split(';')[0];
+    const b = setCookies(second)[0]!.split(';')[0];
     expect(a).not.toBe(b);
     expect(a).not.toBe(planted);
     expect((await t.get('GetSession', planted)).statusCode).toBe(401);
@@ -114,7 +114,7 @@ describe('session lifecycle', () => {
     await shift(cookie, 'last_seen_at', (IDLE_MINUTES - 2) * 60_000);
     expect((await t.get('GetSession', cookie)).statusCode).toBe(200);
     const touched = await sessionRow(cookie);
-    expect(Date.now() - touched.lastSeenAt.getTime()).toBeLessThan(60_000);
+    expect(Date.now() - touched!.lastSeenAt.getTime()).toBeLessThan(60_000);
 
     await shift(cookie, 'last_seen_at', IDLE_MINUTES * 60_000 + 1000);
     const res = await t.get('GetSession', cookie);
@@ -156,7 +156,7 @@ describe('session lifecycle', () => {
       .execute(sql`select user_code as "userCode" from users where username = 'admin'`)
       .then((r) => (r as unknown as { rows: { userCode: string }[] }).rows);
     const id = await createSession(t.handle.db, admin!.userCode, policy, {});
-    const start = (await sessionRow(`sid=${id}`)).lastSeenAt.getTime();
+    const start = (await sessionRow(`sid=${id}`))!.lastSeenAt.getTime();
     for (let i = 1; i <= 5; i++) {
       const alive = await resolveSession(t.handle.db, id, policy, new Date(start + i * 40_000));
       expect(alive?.userCode, `request ${i}`).toBe(admin!.userCode);
@@ -199,7 +199,7 @@ describe('session lifecycle', () => {
         username: (await t.get('GetSession', target.cookie)).json().data.username,
         email: `${target.userCode.toLowerCase()}@example.com`,
         password: 'brand-new-password-9',
-        roleCode: row.roleCode,
+        roleCode: row!.roleCode,
       },
       admin,
     );
@@ -218,7 +218,7 @@ describe('session lifecycle', () => {
     await t.handle.db
       .delete(rolePermissions)
       .where(
-        sql`${rolePermissions.roleCode} = ${user.roleCode} and ${rolePermissions.permissionCode} = ${viewUsers.permissionCode}`,
+        sql`${rolePermissions.roleCode} = ${user.roleCode} and ${rolePermissions.permissionCode} = ${viewUsers!.permissionCode}`,
       );
     expect((await t.get('GetUsers', user.cookie)).statusCode).toBe(403);
     expect((await t.get('GetRoles', user.cookie)).statusCode).toBe(200);

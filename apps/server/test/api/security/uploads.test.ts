@@ -73,9 +73,9 @@ describe('polyglots are stored only as re-encoded images', () => {
     const { res, userCode } = await upload({ filename: 'avatar.png', type: 'image/png', data: polyglot });
     expectEnvelope(res, 200);
     const { pic, profile } = (await storedFor(userCode))!;
-    expect(pic.contentType).toBe('image/png');
-    expect(Buffer.compare(pic.original, polyglot)).not.toBe(0);
-    for (const stored of [pic.original, pic.thumbnail]) {
+    expect(pic!.contentType).toBe('image/png');
+    expect(Buffer.compare(pic!.original, polyglot)).not.toBe(0);
+    for (const stored of [pic!.original, pic!.thumbnail]) {
       expect(stored.includes(Buffer.from('<script'))).toBe(false);
       expect(stored.includes(ZIP.subarray(0, 4))).toBe(false);
     }
@@ -98,8 +98,8 @@ describe('polyglots are stored only as re-encoded images', () => {
     const { res, userCode } = await upload({ filename: 'me.jpg', type: 'image/jpeg', data });
     expectEnvelope(res, 200);
     const { pic } = (await storedFor(userCode))!;
-    expect(pic.original.includes(Buffer.from('<script'))).toBe(false);
-    expect(pic.extension).toBe('jpg');
+    expect(pic!.original.includes(Buffer.from('<script'))).toBe(false);
+    expect(pic!.extension).toBe('jpg');
   });
 
   it('the file name cannot inject a path or a header', async () => {
@@ -110,8 +110,8 @@ describe('polyglots are stored only as re-encoded images', () => {
     });
     expectEnvelope(res, 200);
     const { pic, profile } = (await storedFor(userCode))!;
-    expect(pic.filename).toMatch(/^[\w.-]+\.png$/);
-    expect(pic.filename).not.toContain('/');
+    expect(pic!.filename).toMatch(/^[\w.-]+\.png$/);
+    expect(pic!.filename).not.toContain('/');
     const served = await t.get(`ProfilePicture/${profile.profileCode}/original`, admin);
     expect(served.headers['set-cookie']).toBeUndefined();
     expect(String(served.headers['content-disposition'])).toMatch(/^inline; filename="[\w.-]+"$/);
@@ -216,7 +216,7 @@ describe('images too large to decode safely are refused from their header', () =
       [0, 0],
       [1, 0],
       [0x7fffffff, 1],
-    ]) {
+    ] as const) {
       const { res } = await upload({ filename: 'odd.png', type: 'image/png', data: hugeHeaderPng(w, h) });
       expect([400, 413], `${w}x${h}`).toContain(res.statusCode);
       expectEnvelope(res);

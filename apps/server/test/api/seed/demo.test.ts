@@ -51,7 +51,7 @@ describe('demo data', () => {
       performances: PEOPLE * workdaysEndingToday(DAYS),
     });
     // About 1 skill in 23 is left unscored, and unscored skills have no row.
-    const cells = first.performances * SKILLS.length;
+    const cells = first.performances! * SKILLS.length;
     expect(first.performanceScores).toBeGreaterThan(cells * 0.9);
     expect(first.performanceScores).toBeLessThan(cells);
     expect(first.performanceMonths).toBeGreaterThanOrEqual(PEOPLE * 2);
@@ -81,10 +81,10 @@ describe('demo data', () => {
       sql`select count(*) filter (where points is null)::int as bad, min(points)::int as low, max(points)::int as high
         from performance_scores`,
     );
-    expect(scores.bad).toBe(0);
-    expect(scores.low).toBeGreaterThanOrEqual(0);
-    expect(scores.high).toBeLessThanOrEqual(10);
-    expect(scores.high).toBeGreaterThan(scores.low);
+    expect(scores!.bad).toBe(0);
+    expect(scores!.low).toBeGreaterThanOrEqual(0);
+    expect(scores!.high).toBeLessThanOrEqual(10);
+    expect(scores!.high).toBeGreaterThan(scores!.low);
   });
 
   it('gives codes of the usual shape and consistent references', async () => {
@@ -94,15 +94,15 @@ describe('demo data', () => {
         from employees e join performances p on p.employee_code = e.employee_code
         join users u on u.user_code = e.user_code join profiles pr on pr.user_code = u.user_code limit 1`,
     );
-    expect(row.employee_code).toMatch(/^EMP-[0-9A-HJKMNP-TV-Z]{16}$/);
-    expect(row.performance_code).toMatch(/^PERF-[0-9A-HJKMNP-TV-Z]{16}$/);
-    expect(row.city_code).toMatch(/^CITY-[0-9A-HJKMNP-TV-Z]{16}$/);
+    expect(row!.employee_code).toMatch(/^EMP-[0-9A-HJKMNP-TV-Z]{16}$/);
+    expect(row!.performance_code).toMatch(/^PERF-[0-9A-HJKMNP-TV-Z]{16}$/);
+    expect(row!.city_code).toMatch(/^CITY-[0-9A-HJKMNP-TV-Z]{16}$/);
     const [mismatch] = await rows<{ n: number }>(
       t.handle.db,
       sql`select count(*)::int as n from profiles pr join cities c on c.city_code = pr.city_code
         where c.state_code <> pr.state_code or c.country_code <> pr.country_code`,
     );
-    expect(mismatch.n).toBe(0);
+    expect(mismatch!.n).toBe(0);
   });
 
   it('lets the demo accounts sign in with the permissions of their role', async () => {

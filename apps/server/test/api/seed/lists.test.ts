@@ -77,7 +77,7 @@ describe('lists over large tables', () => {
 
   it('reuses a page until a table it reads changes, whoever writes', async () => {
     const count = async () =>
-      Number((await rows<{ n: string }>(t.handle.db, sql`select count(*) as n from cities`))[0].n);
+      Number((await rows<{ n: string }>(t.handle.db, sql`select count(*) as n from cities`))[0]!.n);
     const before = await count();
     const listed = async () => (await t.get('GetCities', admin, { limit: 10 })).json().total as number;
     expect(await listed()).toBe(before);
@@ -90,21 +90,21 @@ describe('lists over large tables', () => {
     await t.handle.db.transaction(async (tx) => {
       await tx.execute(sql`set local session_replication_role = replica`);
       await tx.execute(sql`insert into cities (city_code, name, state_code, country_code)
-        values ('CITY-BEHINDTHEBACK01', 'Aardvark Cross', ${place.state_code}, ${place.country_code})`);
+        values ('CITY-BEHINDTHEBACK01', 'Aardvark Cross', ${place!.state_code}, ${place!.country_code})`);
     });
     await t.settle();
     expect(await listed()).toBe(before);
 
     // A write behind the server's back, with its notification: the page is read afresh.
     await t.handle.db.execute(sql`insert into cities (city_code, name, state_code, country_code)
-      values ('CITY-BEHINDTHEBACK02', 'Aardvark Green', ${place.state_code}, ${place.country_code})`);
+      values ('CITY-BEHINDTHEBACK02', 'Aardvark Green', ${place!.state_code}, ${place!.country_code})`);
     await t.settle();
     expect(await listed()).toBe(before + 2);
 
     // A write through the API is seen by the very next request.
     const created = await t.post(
       'CreateCity',
-      { name: 'Zebra Crossing', stateCode: place.state_code, countryCode: place.country_code },
+      { name: 'Zebra Crossing', stateCode: place!.state_code, countryCode: place!.country_code },
       admin,
     );
     expect(created.statusCode).toBe(200);

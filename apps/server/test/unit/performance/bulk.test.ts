@@ -18,7 +18,7 @@ function largestBatch(): string {
   return JSON.stringify({ performances });
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** Milliseconds of each run of `work` on a freshly parsed copy of `text`, prepared first untimed. */
 function timings<P>(text: string, runs: number, prepare: (body: unknown) => P, work: (input: P) => unknown) {

@@ -59,7 +59,7 @@ describe('createUpdatePerformancesSchema', () => {
     const parsed = createUpdatePerformancesSchema.parse({
       performances: [{ employeeCode: 'EMP-1', date: '2024-03-05' }],
     });
-    expect(parsed.performances[0].performancePerSkill).toEqual([]);
+    expect(parsed.performances[0]!.performancePerSkill).toEqual([]);
   });
 
   it("answers each wrong cell at its own path, after the row's own fields", () => {
@@ -98,7 +98,7 @@ describe('createUpdatePerformancesSchema', () => {
         },
       ],
     });
-    expect(parsed.performances[0].performancePerSkill).toEqual([{ skillCode: 'S1', pointsEarned: 7 }]);
+    expect(parsed.performances[0]!.performancePerSkill).toEqual([{ skillCode: 'S1', pointsEarned: 7 }]);
   });
 });
 
@@ -112,7 +112,7 @@ describe('formatAverage', () => {
 });
 
 describe('normalisePerformanceQuery', () => {
-  it('defaults to name ascending, as SPEC.md section 9 says', () => {
+  it('defaults to name ascending, as docs/product.md section 21 says', () => {
     expect(normalisePerformanceQuery({})).toMatchObject({
       sortField: 'name',
       sortValue: 'asc',

@@ -141,10 +141,10 @@ describe('record shapes', () => {
 
   it('gives references as codes only, and keeps groups that are no reference', () => {
     const shape = unpopulated(profiles$.shape);
-    expect(Object.keys(shape.user)).toEqual(['userCode']);
-    expect(Object.keys(shape.gender)).toEqual(['genderCode']);
-    expect(Object.keys(shape.country)).toEqual(['countryCode']);
-    expect(Object.keys(shape.picture)).toEqual(['filename', 'extension', 'version']);
+    expect(Object.keys(shape.user!)).toEqual(['userCode']);
+    expect(Object.keys(shape.gender!)).toEqual(['genderCode']);
+    expect(Object.keys(shape.country!)).toEqual(['countryCode']);
+    expect(Object.keys(shape.picture!)).toEqual(['filename', 'extension', 'version']);
     expect(shape.firstName).toBe(profiles$.shape.firstName);
   });
 
@@ -154,7 +154,7 @@ describe('record shapes', () => {
   });
 
   it('turns dates into ISO strings and empty left joins into null, leaving JSON values alone', () => {
-    const shape = { ...users$.shape, before: users$.shape.email };
+    const shape = { ...users$.shape, before: users$.shape.email! };
     const at = new Date('2024-05-06T07:08:09.000Z');
     const record = toRecord(
       {

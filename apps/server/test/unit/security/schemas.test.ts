@@ -212,11 +212,11 @@ describe('create and update schemas of the contract', () => {
         fc.oneof(fc.integer({ min: 11 }), fc.integer({ max: -1 }), fc.constant('1.5'), fc.constant('ten')),
         (body, bad) => {
           const rows = body.performances;
-          fc.pre(rows[0].performancePerSkill.length > 0);
-          rows[0].performancePerSkill[0].pointsEarned = String(bad);
+          fc.pre(rows[0]!.performancePerSkill.length > 0);
+          rows[0]!.performancePerSkill[0]!.pointsEarned = String(bad);
           const res = createUpdatePerformancesSchema.safeParse(body);
           expect(res.success).toBe(false);
-          expect(res.error?.issues[0].path.slice(0, 4)).toEqual([
+          expect(res.error?.issues[0]?.path.slice(0, 4)).toEqual([
             'performances',
             0,
             'performancePerSkill',
