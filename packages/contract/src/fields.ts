@@ -88,3 +88,16 @@ export const codeList = (label: string, max = 500) =>
     .optional()
     .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : v === '' ? [] : [v]))
     .pipe(z.array(z.string().trim().min(1).max(64)).max(max, `${label} may hold at most ${max} entries`));
+
+export const VERSION_MESSAGE = 'Version must be a whole number of at least 1';
+
+/**
+ * The version of a record as the writer read it (optimistic concurrency). Optional: a call that
+ * does not name one is not checked, so API clients written before versions keep working. Forms
+ * send numbers as text; an empty value counts as none.
+ */
+export const recordVersion = z
+  .union([z.number(), z.string().trim()])
+  .optional()
+  .transform((v) => (v === '' || v === undefined ? undefined : Number(v)))
+  .pipe(z.number({ error: VERSION_MESSAGE }).int(VERSION_MESSAGE).min(1, VERSION_MESSAGE).optional());

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /*
- * The records the API answers with (docs/product.md, "Records"), as schemas: the types below are
+ * The records the API answers with (docs/product.md section 4), as schemas: the types below are
  * inferred from them, the OpenAPI description is drawn from them, and the API tests parse every
  * answer with them strictly, so the server's shapes and these cannot drift apart. Dates are ISO
  * strings; a record names another one it refers to by `{code, name}`.
@@ -11,6 +11,8 @@ const text = z.string();
 const optionalText = z.string().nullable();
 const timestamp = z.iso.datetime({ offset: true });
 const timestamps = { createdAt: timestamp, updatedAt: timestamp };
+/** What every editable record carries: its times and its version (1, then one more per update). */
+const versioned = { ...timestamps, version: z.number().int().min(1) };
 
 /**
  * How a record names another one: `{departmentCode, name}`. The keys are the referenced
@@ -36,7 +38,7 @@ export const roleRecordSchema = z.strictObject({
   roleName: text,
   roleDescription: optionalText,
   rolePermissions: z.array(permissionRefSchema),
-  ...timestamps,
+  ...versioned,
 });
 
 export const userRecordSchema = z.strictObject({
@@ -44,16 +46,30 @@ export const userRecordSchema = z.strictObject({
   username: text,
   email: text,
   role: referenceSchema('roleCode', 'roleName'),
-  ...timestamps,
+  ...versioned,
 });
 
-/** The signed-in user: login and GetSession answers. */
+/**
+ * The session's timing as the server sees it when it answers, in milliseconds from that moment, so
+ * that the browser can warn before the idle expiry whatever its clock says. The server writes a
+ * session's last-seen time at most once per `touchIntervalMs`, so a request extends the idle
+ * expiry to at least `idleMs - touchIntervalMs` after it.
+ */
+export const sessionTimingSchema = z.strictObject({
+  idleMs: z.number().int().positive(),
+  touchIntervalMs: z.number().int().nonnegative(),
+  idleExpiresInMs: z.number().int(),
+  absoluteExpiresInMs: z.number().int(),
+});
+
+/** The signed-in user: login and GetSession answers, with the session's timing (`session`). */
 export const sessionUserSchema = z.strictObject({
   userCode: text,
   username: text,
   email: text,
-  role: roleRecordSchema.nullable(),
+  role: roleRecordSchema.omit({ version: true }).nullable(),
   ...timestamps,
+  session: sessionTimingSchema.optional(),
 });
 
 const changeSchema = z.strictObject({ old: z.unknown(), new: z.unknown() });
@@ -69,14 +85,14 @@ export const auditRecordSchema = z.strictObject({
   createdAt: timestamp,
 });
 
-export const genderRecordSchema = z.strictObject({ genderCode: text, genderName: text, ...timestamps });
+export const genderRecordSchema = z.strictObject({ genderCode: text, genderName: text, ...versioned });
 
 export const countryRecordSchema = z.strictObject({
   countryCode: text,
   name: text,
   iso2: text,
   iso3: text,
-  ...timestamps,
+  ...versioned,
 });
 
 const countryRef = referenceSchema('countryCode', 'name');
@@ -87,7 +103,7 @@ export const stateRecordSchema = z.strictObject({
   name: text,
   iso: text,
   country: countryRef,
-  ...timestamps,
+  ...versioned,
 });
 
 export const cityRecordSchema = z.strictObject({
@@ -95,16 +111,16 @@ export const cityRecordSchema = z.strictObject({
   name: text,
   state: stateRef,
   country: countryRef,
-  ...timestamps,
+  ...versioned,
 });
 
-export const departmentRecordSchema = z.strictObject({ departmentCode: text, name: text, ...timestamps });
+export const departmentRecordSchema = z.strictObject({ departmentCode: text, name: text, ...versioned });
 
 export const skillRecordSchema = z.strictObject({
   skillCode: text,
   title: text,
   description: optionalText,
-  ...timestamps,
+  ...versioned,
 });
 
 export const employeeRecordSchema = z.strictObject({
@@ -114,7 +130,7 @@ export const employeeRecordSchema = z.strictObject({
   department: referenceSchema('departmentCode', 'name'),
   joinDate: z.iso.date(),
   user: referenceSchema('userCode', 'username').nullable(),
-  ...timestamps,
+  ...versioned,
 });
 
 export const profileRecordSchema = z.strictObject({
@@ -142,7 +158,7 @@ export const profileRecordSchema = z.strictObject({
   }),
   notification: z.strictObject({ email: z.boolean(), sms: z.boolean(), push: z.boolean() }),
   user: referenceSchema('userCode', 'username'),
-  ...timestamps,
+  ...versioned,
 });
 
 export type PermissionRef = z.output<typeof permissionRefSchema>;
@@ -150,6 +166,7 @@ export type PermissionRecord = z.output<typeof permissionRecordSchema>;
 export type RoleRecord = z.output<typeof roleRecordSchema>;
 export type UserRecord = z.output<typeof userRecordSchema>;
 export type SessionUser = z.output<typeof sessionUserSchema>;
+export type SessionTiming = z.output<typeof sessionTimingSchema>;
 export type AuditRecord = z.output<typeof auditRecordSchema>;
 export type GenderRecord = z.output<typeof genderRecordSchema>;
 export type CountryRecord = z.output<typeof countryRecordSchema>;

@@ -30,11 +30,12 @@ function flatten(value: Json, prefix: string, out: Map<string, Json>) {
   out.set(prefix, value);
 }
 
-const IGNORED = new Set(['updatedAt', 'createdAt']);
+const IGNORED = new Set(['updatedAt', 'createdAt', 'version']);
 
 /**
  * Field-by-field changes between two records: `{ "role.roleName": { old, new } }`. Arrays are
- * compared whole. Timestamps are left out: they change on every write and say nothing.
+ * compared whole. Timestamps and the version are left out: they change on every write and say
+ * nothing the before and after do not.
  */
 export function diff(before: unknown, after: unknown): Record<string, { old: Json; new: Json }> {
   const a = new Map<string, Json>();

@@ -12,6 +12,8 @@ export interface AuditActor {
 export interface AuditEntry {
   action: string;
   collection: string;
+  /** The code of the record the entry is about. */
+  recordCode?: string;
   before?: unknown;
   after?: unknown;
   actor: AuditActor | null;
@@ -24,6 +26,7 @@ function auditRow(entry: AuditEntry) {
     auditCode: newCode('AUDIT-'),
     action: entry.action,
     collection: entry.collection,
+    recordCode: entry.recordCode ?? null,
     before,
     after,
     changes: diff(before, after),
@@ -44,9 +47,10 @@ export async function recordAudit(db: Executor, entry: AuditEntry) {
 export async function recordAudits(db: Executor, entries: readonly AuditEntry[]) {
   if (!entries.length) return;
   await db.execute(sql`
-    insert into ${audits} (audit_code, action, collection, before, after, changes, user_code, username)
-    select x."auditCode", x.action, x.collection, x.before, x.after, x.changes, x."userCode", x.username
+    insert into ${audits} (audit_code, action, collection, record_code, before, after, changes, user_code, username)
+    select x."auditCode", x.action, x.collection, x."recordCode", x.before, x.after, x.changes, x."userCode",
+      x.username
     from jsonb_to_recordset(${JSON.stringify(entries.map(auditRow))}::jsonb) as x(
-      "auditCode" text, action text, collection text, before jsonb, after jsonb, changes jsonb,
+      "auditCode" text, action text, collection text, "recordCode" text, before jsonb, after jsonb, changes jsonb,
       "userCode" text, username text)`);
 }

@@ -8,6 +8,8 @@ export class ApiError extends Error {
     message: string,
     readonly errors?: FieldError[],
     readonly headers?: Record<string, string>,
+    /** A refusal that carries what the caller needs to recover (a conflict's current record). */
+    readonly answer?: { data: unknown },
   ) {
     super(message);
   }
@@ -16,6 +18,9 @@ export class ApiError extends Error {
 export const badRequest = (message: string, errors?: FieldError[]) => new ApiError(400, message, errors);
 export const notFound = (message: string) => new ApiError(404, message);
 export const conflict = (message: string, errors?: FieldError[]) => new ApiError(409, message, errors);
+/** A write refused because what it was based on has changed: `data` is how it stands now. */
+export const staleWrite = (message: string, data: unknown) =>
+  new ApiError(409, message, undefined, undefined, { data });
 
 export function send<T>(reply: FastifyReply, message: string, data?: T, total?: number) {
   return reply.code(200).send({ statusCode: 200, message, data, ...(total === undefined ? {} : { total }) });

@@ -144,13 +144,14 @@ export function registerErrorHandling(app: FastifyInstance, services: Services) 
     if (api.statusCode >= 500) req.log.error({ err }, 'request failed');
     await recordIfRefused(req, api, services, limiter);
     if (api.headers) reply.headers(api.headers);
-    // DECISIONS.md section 2: a 400 always says which field; '_' when it is the body as a whole.
+    // docs/product.md section 2: a 400 always says which field; '_' when it is the body as a whole.
     const errors =
       api.errors?.slice(0, MAX_FIELD_ERRORS) ??
       (api.statusCode === 400 ? [{ field: '_', message: api.message }] : undefined);
     return reply.code(api.statusCode).send({
       statusCode: api.statusCode,
       message: api.message,
+      ...(api.answer ? { data: api.answer.data } : {}),
       ...(errors ? { errors } : {}),
     });
   });

@@ -133,6 +133,7 @@ async function saveCells(
     audits.push({
       action: s.created ? 'CREATE' : 'UPDATE',
       collection: PERFORMANCE_COLLECTION,
+      recordCode: performanceCode,
       before: s.created ? undefined : describe(old),
       after: describe(change.after),
       actor,

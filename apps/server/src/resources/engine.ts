@@ -5,15 +5,17 @@ import {
   type ParsedListQuery,
   RESOURCE_BY_KEY,
   type ResourceKey,
+  recordVersion,
 } from '@wfc/contract';
-import { and, count, eq, getTableName, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, getTableName, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { recordAudit } from '../audit/recorder.ts';
 import type { Executor } from '../db/client.ts';
 import { newCode } from '../db/codes.ts';
 import { escapeLike } from '../db/like.ts';
-import { badRequest, conflict, notFound } from '../http/envelope.ts';
+import { audits } from '../db/schema/index.ts';
+import { badRequest, conflict, notFound, staleWrite } from '../http/envelope.ts';
 import { registerUniqueMessage } from '../http/errors.ts';
 import { type ApiRoute, anyOf, defineRoute, type SessionContext } from '../http/routes.ts';
 import {
@@ -197,7 +199,7 @@ export async function listRecords(
   const page = await cache.get(['list', ...scope, asked], tables, async () => {
     const lookup = !fullView;
     const matching = asked.keyword && !lookup ? await matchingValues(db, res, asked.keyword) : undefined;
-    // Without VIEW, a form's selector may still read codes and names (docs/product.md, Permissions).
+    // Without VIEW, a form's selector may still read codes and names (docs/product.md section 3).
     const { orderBy, keyword, keywordOnTable } = prepareList(res, asked, { lookup, matching });
     const query = asked;
     const shape = lookup ? lookupShape(res) : query.populate ? res.shape : unpopulated(res.shape);
@@ -246,7 +248,9 @@ async function checkRefs(res: ServerResource, tx: Executor, input: object) {
 
 function defaultRow(res: ServerResource, input: object): Row {
   const cols = tableColumnNames(res);
-  return Object.fromEntries(Object.entries(input).filter(([k]) => cols.has(k) && k !== res.def.code));
+  return Object.fromEntries(
+    Object.entries(input).filter(([k]) => cols.has(k) && k !== res.def.code && k !== 'version'),
+  );
 }
 
 /** A browser sends an empty file part when no file was chosen: that is no file. */
@@ -282,6 +286,43 @@ export async function referencesTo(tx: Executor, dependents: readonly Dependent[
   return found;
 }
 
+/** How a UTC instant reads in a message: `2026-11-25 08:15:04 UTC`. */
+const messageTime = (at: Date) => `${at.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+
+/**
+ * The refusal of a write based on a version that is no longer current: who changed or deleted the
+ * record, and when (its latest audit entry), with the record as it now stands (null if deleted).
+ */
+async function staleVersion(tx: Executor, res: ServerResource, code: string, current: Row | undefined) {
+  const [last] = await tx
+    .select({ username: audits.username, at: audits.createdAt })
+    .from(audits)
+    .where(and(eq(audits.collection, res.def.listSegment), eq(audits.recordCode, code)))
+    .orderBy(desc(audits.id))
+    .limit(1);
+  const what = current ? 'changed' : 'deleted';
+  const who = last?.username ?? 'another user';
+  const when = last ? ` at ${messageTime(last.at)}` : '';
+  return staleWrite(
+    `This ${res.def.label.toLowerCase()} was ${what} by ${who}${when} since you opened it`,
+    current ?? null,
+  );
+}
+
+/**
+ * The record a write is based on, locked: refused as stale when the caller named a version that
+ * is not the current one, or named one of a record that no longer exists. Without a version the
+ * write is not checked, and a missing record is a plain 404.
+ */
+async function currentRecord(tx: Executor, res: ServerResource, code: string, version: number | undefined) {
+  const before = await lockedRecord(tx, res, code);
+  if (version !== undefined && (!before || before.version !== version)) {
+    throw await staleVersion(tx, res, code, before);
+  }
+  if (!before) throw notFound(res.def.messages.notFound);
+  return before;
+}
+
 async function createRecord<D extends AnyResourceDef>(
   res: ServerResource<D>,
   ctx: SessionContext<InputOf<D>>,
@@ -297,26 +338,35 @@ async function createRecord<D extends AnyResourceDef>(
     await tx.insert(res.table).values({ ...row, [res.def.code]: code });
     await res.afterWrite?.(code, ctx.body, wctx);
     const after = await fetchOne(tx, res, code);
-    await recordAudit(tx, { action: 'CREATE', collection: res.def.listSegment, after, actor: ctx.actor });
+    await recordAudit(tx, {
+      action: 'CREATE',
+      collection: res.def.listSegment,
+      recordCode: code,
+      after,
+      actor: ctx.actor,
+    });
     return { message: res.def.messages.created, data: after };
   });
 }
 
 async function updateRecord<D extends AnyResourceDef>(
   res: ServerResource<D>,
-  ctx: SessionContext<InputOf<D>>,
+  ctx: SessionContext<InputOf<D> & Versioned>,
 ) {
   const code = codeIn(res, ctx.body);
   const prepared = await res.prepare?.(ctx.body, uploadOf(ctx), 'update');
   return ctx.services.db.transaction(async (tx) => {
-    const before = await lockedRecord(tx, res, code);
-    if (!before) throw notFound(res.def.messages.notFound);
+    const asked: Versioned = ctx.body;
+    const before = await currentRecord(tx, res, code, asked.version);
     const wctx = writeContext(ctx, tx, prepared);
     await res.authorize?.(ctx.body, wctx, before);
     await checkRefs(res, tx, ctx.body);
     await res.validate?.(ctx.body, wctx, before);
     const row = res.toRow ? await res.toRow(ctx.body, wctx, before) : defaultRow(res, ctx.body);
-    const set = res.updatedAtColumn ? { ...row, updatedAt: new Date() } : row;
+    // Every update makes a new version, even one that changes only related rows (a role's permissions).
+    const set = res.versionColumn
+      ? { ...row, updatedAt: new Date(), version: sql`${res.versionColumn} + 1` }
+      : row;
     if (Object.keys(set).length) await tx.update(res.table).set(set).where(eq(res.codeColumn, code));
     await res.afterWrite?.(code, ctx.body, wctx, before);
     const after = await fetchOne(tx, res, code);
@@ -324,6 +374,7 @@ async function updateRecord<D extends AnyResourceDef>(
     await recordAudit(tx, {
       action: 'UPDATE',
       collection: res.def.listSegment,
+      recordCode: code,
       before,
       after: notes ? { ...after, ...notes } : after,
       actor: ctx.actor,
@@ -332,11 +383,10 @@ async function updateRecord<D extends AnyResourceDef>(
   });
 }
 
-async function deleteRecord(res: ServerResource, ctx: SessionContext<string>) {
-  const code = ctx.body;
+async function deleteRecord(res: ServerResource, ctx: SessionContext<{ code: string } & Versioned>) {
+  const { code, version } = ctx.body;
   return ctx.services.db.transaction(async (tx) => {
-    const before = await lockedRecord(tx, res, code);
-    if (!before) throw notFound(res.def.messages.notFound);
+    const before = await currentRecord(tx, res, code, version);
     const wctx = writeContext(ctx, tx);
     await res.authorize?.(undefined, wctx, before);
     const blockers = await referencesTo(tx, res.dependents ?? [], code);
@@ -347,7 +397,13 @@ async function deleteRecord(res: ServerResource, ctx: SessionContext<string>) {
     }
     await res.beforeDelete?.(before, wctx);
     await tx.delete(res.table).where(eq(res.codeColumn, code));
-    await recordAudit(tx, { action: 'DELETE', collection: res.def.listSegment, before, actor: ctx.actor });
+    await recordAudit(tx, {
+      action: 'DELETE',
+      collection: res.def.listSegment,
+      recordCode: code,
+      before,
+      actor: ctx.actor,
+    });
     return { message: res.def.messages.deleted, data: before };
   });
 }
@@ -355,6 +411,22 @@ async function deleteRecord(res: ServerResource, ctx: SessionContext<string>) {
 /** A body that names one record by a code: the handler is given the code itself. */
 const codeBody = (param: string) =>
   z.object({ [param]: codeRef(param) }).transform((body) => String(body[param]));
+
+/** What an update or delete may add: the version of the record as the caller read it. */
+interface Versioned {
+  version?: number;
+}
+const versionBody = z.object({ version: recordVersion });
+
+/** A delete's body: the record's code and, optionally, the version it was read at. */
+function deleteBody(param: string) {
+  const shape: Record<string, z.ZodType> = { [param]: codeRef(param), version: recordVersion };
+  // The schema has checked both: the code is a string, the version a number or absent.
+  return z.object(shape).transform((body): { code: string } & Versioned => ({
+    code: String(body[param]),
+    version: body.version === undefined ? undefined : Number(body.version),
+  }));
+}
 
 /** The parent a sub-list route names, as its own definition stores it. */
 function parentOf(list: ParentFilter, registry: ReadonlyMap<ResourceKey, ServerResource>) {
@@ -474,7 +546,7 @@ export function resourceRoutes<D extends AnyResourceDef>(
         summary: `Update a ${def.label.toLowerCase()}`,
         tag,
         access: anyOf(perms.update),
-        body: def.updateSchema,
+        body: def.updateSchema.and(versionBody),
         multipart: res.multipart,
         handler: (ctx) => updateRecord(res, ctx),
       }),
@@ -488,7 +560,7 @@ export function resourceRoutes<D extends AnyResourceDef>(
         summary: `Delete a ${def.label.toLowerCase()}`,
         tag,
         access: anyOf(perms.delete),
-        body: codeBody(def.code),
+        body: deleteBody(def.code),
         handler: (ctx) => deleteRecord(res, ctx),
       }),
     );

@@ -194,6 +194,8 @@ export interface ServerResource<D extends AnyResourceDef = AnyResourceDef, P = u
   idColumn: AnyPgColumn;
   codeColumn: AnyPgColumn;
   updatedAtColumn?: AnyPgColumn;
+  /** Editable tables count versions (optimistic concurrency); the logs do not. */
+  versionColumn?: AnyPgColumn;
   shape: Shape;
   joins: Join[];
   refs: RefCheck[];
@@ -243,6 +245,7 @@ export function defineServerResource<D extends AnyResourceDef, P = unknown>(
     idColumn: column(table, 'id', what),
     codeColumn: column(table, def.code, what),
     updatedAtColumn: columns.updatedAt,
+    versionColumn: columns.version,
     shape: spec.shape ?? deriveShape(spec),
     joins: [
       ...references.map((r) => ({ table: r.to.table, on: eq(r.to.codeColumn, r.via), optional: r.optional })),

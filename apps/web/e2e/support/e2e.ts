@@ -16,7 +16,8 @@ import { type Browser, type BrowserContextOptions, chromium, type Page } from 'p
 export const DESKTOP = { width: 1366, height: 900 } as const;
 export const PHONE = { width: 390, height: 844 } as const;
 
-const WEB_DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
+// E2E_WEB_DIST: a build elsewhere, so that two checkouts' test runs need not share one folder.
+const WEB_DIST = process.env.E2E_WEB_DIST ?? fileURLToPath(new URL('../../dist/', import.meta.url));
 const SCREENSHOT_DIR = fileURLToPath(new URL('../../screenshots/', import.meta.url));
 const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 

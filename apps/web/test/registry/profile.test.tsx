@@ -37,6 +37,7 @@ const PROFILE: ProfileRecord = {
   user: { userCode: 'USER-A', username: 'amelia' },
   createdAt: '2024-01-01T00:00:00Z',
   updatedAt: '2024-01-01T00:00:00Z',
+  version: 1,
 };
 
 afterEach(() => {

@@ -9,7 +9,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { createdAt, id, lower, trgm, updatedAt } from './columns.ts';
+import { createdAt, id, lower, trgm, updatedAt, version } from './columns.ts';
 
 export const permissions = pgTable(
   'permissions',
@@ -32,6 +32,7 @@ export const roles = pgTable(
     roleDescription: text('role_description'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    version: version(),
   },
   (t) => [
     uniqueIndex('roles_name_unique').on(lower(t.roleName)),
@@ -68,6 +69,7 @@ export const users = pgTable(
       .references(() => roles.roleCode, { onDelete: 'restrict' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    version: version(),
   },
   (t) => [
     uniqueIndex('users_username_unique').on(lower(t.username)),
@@ -120,6 +122,8 @@ export const audits = pgTable(
     auditCode: text('audit_code').notNull().unique(),
     action: text('action').notNull(),
     collection: text('collection').notNull(),
+    /** The code of the record the entry is about; null for sign-in events. */
+    recordCode: text('record_code'),
     before: jsonb('before'),
     after: jsonb('after'),
     changes: jsonb('changes'),
@@ -134,5 +138,7 @@ export const audits = pgTable(
     index('audits_collection').on(t.collection),
     index('audits_username_trgm').using('gin', trgm(t.username)),
     index('audits_created').on(t.createdAt),
+    // A record's history, newest first: who changed it last (a conflict's message, a view's times).
+    index('audits_record').on(t.collection, t.recordCode, t.id),
   ],
 );

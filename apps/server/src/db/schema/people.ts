@@ -11,7 +11,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { users } from './access.ts';
-import { createdAt, id, lower, trgm, updatedAt } from './columns.ts';
+import { createdAt, id, lower, trgm, updatedAt, version } from './columns.ts';
 import { cities, countries, departments, genders, states } from './reference.ts';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
@@ -33,6 +33,7 @@ export const employees = pgTable(
     userCode: text('user_code').references(() => users.userCode, { onDelete: 'restrict' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    version: version(),
   },
   (t) => [
     uniqueIndex('employees_employee_id_unique').on(lower(t.employeeId)),
@@ -75,6 +76,7 @@ export const profiles = pgTable(
       .references(() => users.userCode, { onDelete: 'restrict' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    version: version(),
   },
   (t) => [
     uniqueIndex('profiles_user_unique').on(t.userCode),

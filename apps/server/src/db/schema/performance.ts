@@ -9,7 +9,7 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { createdAt, id, updatedAt } from './columns.ts';
+import { createdAt, id, updatedAt, version } from './columns.ts';
 import { employees } from './people.ts';
 import { skills } from './reference.ts';
 
@@ -40,6 +40,7 @@ export const performances = pgTable(
     monthDays: smallint('month_days').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    version: version(),
   },
   (t) => [
     uniqueIndex('performances_employee_date').on(t.employeeCode, t.date),
@@ -57,7 +58,7 @@ export const performanceScores = pgTable(
     skillCode: text('skill_code')
       .notNull()
       .references(() => skills.skillCode, { onDelete: 'restrict' }),
-    // null: not scored (DECISIONS.md section 5); the save path deletes instead, bulk loaders may not.
+    // null: not scored (docs/product.md section 12); the save path deletes instead, bulk loaders may not.
     points: smallint('points'),
   },
   (t) => [

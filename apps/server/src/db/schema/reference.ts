@@ -1,5 +1,5 @@
 import { index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { createdAt, id, lower, trgm, updatedAt } from './columns.ts';
+import { createdAt, id, lower, trgm, updatedAt, version } from './columns.ts';
 
 export const genders = pgTable(
   'genders',
@@ -9,6 +9,7 @@ export const genders = pgTable(
     genderName: text('gender_name').notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    version: version(),
   },
   (t) => [uniqueIndex('genders_name_unique').on(lower(t.genderName))],
 );
@@ -21,6 +22,7 @@ export const departments = pgTable(
     name: text('name').notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    version: version(),
   },
   (t) => [
     uniqueIndex('departments_name_unique').on(lower(t.name)),
@@ -37,6 +39,7 @@ export const skills = pgTable(
     description: text('description'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    version: version(),
   },
   (t) => [uniqueIndex('skills_title_unique').on(lower(t.title))],
 );
@@ -51,6 +54,7 @@ export const countries = pgTable(
     iso3: text('iso3').notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    version: version(),
   },
   (t) => [
     uniqueIndex('countries_name_unique').on(lower(t.name)),
@@ -72,6 +76,7 @@ export const states = pgTable(
       .references(() => countries.countryCode, { onDelete: 'restrict' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    version: version(),
   },
   (t) => [
     uniqueIndex('states_iso_unique').on(t.countryCode, lower(t.iso)),
@@ -94,6 +99,7 @@ export const cities = pgTable(
       .references(() => countries.countryCode, { onDelete: 'restrict' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    version: version(),
   },
   (t) => [
     index('cities_state').on(t.stateCode, t.id),

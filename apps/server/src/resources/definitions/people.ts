@@ -103,6 +103,7 @@ export const profiles$ = defineServerResource({
       user: r.user,
       createdAt: r.createdAt,
       updatedAt: r.updatedAt,
+      version: r.version,
     };
   },
   /** A create always brings a picture; an update only when it says the picture changed. */

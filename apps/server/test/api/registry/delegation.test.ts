@@ -32,7 +32,7 @@ const OWN_ROLE = 'You cannot change your own role';
 beforeAll(async () => {
   admin = await t.login();
   const [row] = await t.handle.db.select().from(users).where(eq(users.username, 'admin'));
-  adminRoleCode = row.roleCode;
+  adminRoleCode = row!.roleCode;
   emptyRoleCode = expectOk(
     await t.post('CreateRole', { roleName: 'Empty' }, admin),
     'Role created successfully',
@@ -140,7 +140,7 @@ describe('register', () => {
       ['narrow-one', narrower],
       ['peer-one', manager.roleCode],
       ['empty-one', emptyRoleCode],
-    ]) {
+    ] as const) {
       expectOk(
         await t.post('register', registerBody(username, roleCode), manager.cookie),
         'User created successfully',
@@ -308,7 +308,7 @@ describe('CreateRole and UpdateRole', () => {
       () =>
         t.post(
           'UpdateRole',
-          { roleCode: manager.roleCode, roleName: role.roleName, rolePermissions: codes },
+          { roleCode: manager.roleCode, roleName: role!.roleName, rolePermissions: codes },
           manager.cookie,
         ),
       GRANT,
@@ -318,7 +318,7 @@ describe('CreateRole and UpdateRole', () => {
       () =>
         t.post(
           'UpdateRole',
-          { roleCode: manager.roleCode, roleName: role.roleName, rolePermissions: everything },
+          { roleCode: manager.roleCode, roleName: role!.roleName, rolePermissions: everything },
           manager.cookie,
         ),
       GRANT,
@@ -380,7 +380,7 @@ describe('CreateRole and UpdateRole', () => {
     expectOk(
       await t.post(
         'UpdateRole',
-        { roleCode: manager.roleCode, roleName: role.roleName, rolePermissions: fewer },
+        { roleCode: manager.roleCode, roleName: role!.roleName, rolePermissions: fewer },
         manager.cookie,
       ),
       'Role updated successfully',

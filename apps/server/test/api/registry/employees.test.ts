@@ -51,6 +51,7 @@ describe('employees', () => {
       user: { userCode: u.userCode, username: 'emma' },
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
+      version: 1,
     });
     expect(await lastAudit(t, 'employees')).toMatchObject({ action: 'CREATE', after: created });
 
@@ -104,7 +105,7 @@ describe('employees', () => {
       .select()
       .from(employees)
       .where(eq(employees.employeeCode, created.employeeCode as string));
-    expect(row.userCode).toBeNull();
+    expect(row!.userCode).toBeNull();
   });
 
   it('refuses bad dates, unknown references, a second employee for a user and duplicate ids', async () => {

@@ -39,6 +39,7 @@ describe('countries', () => {
       iso3: 'FRA',
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
+      version: 1,
     });
     expect(await lastAudit(t, 'countries')).toMatchObject({ action: 'CREATE', after: fr });
     expect(
@@ -147,6 +148,7 @@ describe('states', () => {
       country: { countryCode: de.countryCode, name: 'Germany' },
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
+      version: 1,
     });
     expectOk(
       await t.post('CreateState', { name: 'Burgenland', iso: 'BY', countryCode: at.countryCode }, admin),
@@ -183,7 +185,7 @@ describe('states', () => {
       ['Lazio', '62'],
       ['Sicily', '82'],
       ['Tuscany', '52'],
-    ])
+    ] as const)
       await state(name, iso, it_.countryCode);
     const sub = expectOk(
       await t.post('GetStatesByCountryCode', { countryCode: it_.countryCode }, admin, {
@@ -238,7 +240,7 @@ describe('states', () => {
       .select()
       .from(states)
       .where(eq(states.stateCode, lisbon.stateCode as string));
-    expect(row.countryCode).toBe(a.countryCode);
+    expect(row!.countryCode).toBe(a.countryCode);
     const renamed = expectOk(
       await t.post(
         'UpdateState',
@@ -280,6 +282,7 @@ describe('cities', () => {
       country: { countryCode: us.countryCode, name: 'United States' },
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
+      version: 1,
     });
     const badUpdate = expectError(
       await t.post(

@@ -159,7 +159,7 @@ describe('audit logs', () => {
   });
 
   it('gives one record exactly as stored, and has no way to change or delete one', async () => {
-    const [row] = await t.handle.db.select().from(audits).where(eq(audits.action, 'CREATE'));
+    const row = (await t.handle.db.select().from(audits).where(eq(audits.action, 'CREATE')))[0]!;
     const one = expectOk(
       await t.post('GetAuditByCode', { auditCode: row.auditCode }, admin),
       'Audit Log fetched successfully',
@@ -186,7 +186,7 @@ describe('audit logs', () => {
   it('needs VIEW_AUDITS, and never holds a password', async () => {
     const stranger = await t.userWith(['VIEW_USERS']);
     expectError(await t.get('GetAudits', stranger.cookie), 403, 'You do not have permission to do this');
-    const [row] = await t.handle.db.select().from(audits);
+    const row = (await t.handle.db.select().from(audits))[0]!;
     expectError(
       await t.post('GetAuditByCode', { auditCode: row.auditCode }, stranger.cookie),
       403,

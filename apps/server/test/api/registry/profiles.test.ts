@@ -139,10 +139,11 @@ describe('CreateProfile', () => {
       user: { userCode: user.userCode, username: user.username },
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
+      version: 1,
     });
     const stored = await storedPicture(code);
     expect(stored).toMatchObject({ contentType: 'image/png', extension: 'png', version: 1 });
-    expect((await sharp(stored.thumbnail).metadata()).format).toBe('webp');
+    expect((await sharp(stored!.thumbnail).metadata()).format).toBe('webp');
 
     const audit = await lastAudit(t, 'profiles');
     expect(audit).toMatchObject({ action: 'CREATE', before: null, after: res.data });
@@ -215,7 +216,7 @@ describe('CreateProfile', () => {
       'Profile created successfully',
     );
     expect(renamed.data.profilePicture).toMatchObject({ filename: 'holiday.png', extension: 'png' });
-    expect((await storedPicture(renamed.data.profileCode)).contentType).toBe('image/png');
+    expect((await storedPicture(renamed.data.profileCode))!.contentType).toBe('image/png');
 
     const other = await newUser();
     const before = await profileCount();
@@ -244,7 +245,7 @@ describe('CreateProfile', () => {
       'Profile created successfully',
     );
     const stored = await storedPicture(ok.data.profileCode);
-    expect(await sharp(stored.original).metadata()).toMatchObject({
+    expect(await sharp(stored!.original).metadata()).toMatchObject({
       width: 1100,
       height: 1000,
       format: 'png',
@@ -268,7 +269,7 @@ describe('CreateProfile', () => {
     for (const [width, height] of [
       [7000, 6000],
       [20_000, 20_000],
-    ]) {
+    ] as const) {
       const bomb = hugeHeaderPng(width, height);
       expect(bomb.length).toBeLessThan(2000);
       const res = expectError(
@@ -294,7 +295,7 @@ describe('CreateProfile', () => {
     );
     expect(res.data.profilePicture).toMatchObject({ filename: 'camera.jpg', extension: 'jpg' });
     const stored = await storedPicture(res.data.profileCode);
-    for (const bytes of [stored.original, stored.thumbnail]) {
+    for (const bytes of [stored!.original, stored!.thumbnail]) {
       expect(bytes.includes('SecretCopyrightMarker')).toBe(false);
       expect(bytes.includes('SecretArtistMarker')).toBe(false);
       expect((await sharp(bytes).metadata()).exif).toBeUndefined();
@@ -397,7 +398,7 @@ describe('UpdateProfile', () => {
       'Profile updated successfully',
     );
     expect(kept.data.profilePicture).toEqual(created.profilePicture);
-    expect((await storedPicture(code)).original.equals(first.original)).toBe(true);
+    expect((await storedPicture(code))!.original.equals(first!.original)).toBe(true);
     expect((await lastAudit(t, 'profiles')).changes).toEqual({ firstName: { old: 'Ada', new: 'Augusta' } });
 
     const noFlag = expectOk(await update({ lastName: 'King' }, []), 'Profile updated successfully');
@@ -417,8 +418,8 @@ describe('UpdateProfile', () => {
       extension: 'png',
     });
     const second = await storedPicture(code);
-    expect(second.original.equals(first.original)).toBe(false);
-    expect(await sharp(second.original).metadata()).toMatchObject({ width: 90, height: 90 });
+    expect(second!.original.equals(first!.original)).toBe(false);
+    expect(await sharp(second!.original).metadata()).toMatchObject({ width: 90, height: 90 });
     expect((await lastAudit(t, 'profiles')).changes).toMatchObject({
       'gender.genderName': { old: 'Female', new: 'Male' },
       'profilePicture.filename': { old: 'avatar.png', new: 'blue.png' },

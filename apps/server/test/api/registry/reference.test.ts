@@ -30,6 +30,7 @@ describe('departments', () => {
       name: 'Finance',
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
+      version: 1,
     });
     expect(await lastAudit(t, 'departments')).toMatchObject({
       action: 'CREATE',
@@ -206,6 +207,7 @@ describe('skills', () => {
       description: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
+      version: 1,
     });
     expect(await lastAudit(t, 'skills')).toMatchObject({ action: 'CREATE', before: null, after: created });
     const dup = expectError(

@@ -13,7 +13,7 @@ let adminRoleCode: string;
 beforeAll(async () => {
   admin = await t.login();
   const [row] = await t.handle.db.select().from(users).where(eq(users.username, 'admin'));
-  adminRoleCode = row.roleCode;
+  adminRoleCode = row!.roleCode;
 });
 
 const storedPermissionCodes = async (roleCode: string) =>
@@ -44,6 +44,7 @@ describe('CreateRole and GetRoleByCode', () => {
       ],
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
+      version: 1,
     });
     expect(await storedPermissionCodes(body.data.roleCode)).toEqual([viewGenders, createGender].sort());
 
@@ -229,7 +230,7 @@ describe('UpdateRole', () => {
     expectError(res, 409, 'This change would leave no user who can manage roles');
     expect(await storedPermissionCodes(adminRoleCode)).toEqual(before);
     const [row] = await t.handle.db.select().from(roles).where(eq(roles.roleCode, adminRoleCode));
-    expect(row.roleDescription).toBe('Holds every permission');
+    expect(row!.roleDescription).toBe('Holds every permission');
   });
 });
 

@@ -112,7 +112,7 @@ export const auditsOf = (t: TestApp, collection: string) =>
 
 export async function lastAudit(t: TestApp, collection: string) {
   const rows = await auditsOf(t, collection);
-  return rows[rows.length - 1];
+  return rows[rows.length - 1]!;
 }
 
 /** No password, and nothing that looks like a stored hash, anywhere in a response or record. */

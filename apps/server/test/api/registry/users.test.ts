@@ -17,7 +17,7 @@ const GOOD_PASSWORD = 'correct-horse-42';
 beforeAll(async () => {
   admin = await t.login();
   const [row] = await t.handle.db.select().from(users).where(eq(users.username, 'admin'));
-  adminRoleCode = row.roleCode;
+  adminRoleCode = row!.roleCode;
   plainRoleCode = (await t.post('CreateRole', { roleName: 'Plain' }, admin)).json().data.roleCode;
 });
 
@@ -52,11 +52,12 @@ describe('register', () => {
       role: { roleCode: plainRoleCode, roleName: 'Plain' },
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
+      version: 1,
     });
     expectNoSecrets(res.body);
     const row = await storedUser(body.data.userCode);
-    expect(row.passwordHash).toMatch(/^\$argon2id\$/);
-    expect(row.passwordHash).not.toContain(GOOD_PASSWORD);
+    expect(row!.passwordHash).toMatch(/^\$argon2id\$/);
+    expect(row!.passwordHash).not.toContain(GOOD_PASSWORD);
 
     const audit = await lastAudit(t, 'users');
     expect(audit).toMatchObject({ action: 'CREATE', before: null, after: body.data, username: 'admin' });
@@ -321,7 +322,7 @@ describe('UpdateUser', () => {
       'This username is already taken',
     );
     expect(taken.errors).toEqual([{ field: 'username', message: 'This username is already taken' }]);
-    expect((await storedUser(u.userCode as string)).username).toBe('rules');
+    expect((await storedUser(u.userCode as string))!.username).toBe('rules');
   });
 
   it("a new password ends the user's other sessions and keeps the editor's own", async () => {
@@ -363,7 +364,7 @@ describe('UpdateUser', () => {
   });
 
   it('refuses to demote the last user who can manage roles', async () => {
-    const [adminRow] = await t.handle.db.select().from(users).where(eq(users.username, 'admin'));
+    const adminRow = (await t.handle.db.select().from(users).where(eq(users.username, 'admin')))[0]!;
     const managers = await t.handle.db.select().from(users).where(eq(users.roleCode, adminRoleCode));
     expect(managers.map((m) => m.username)).toEqual(['admin']);
     const res = await t.post(
@@ -372,7 +373,7 @@ describe('UpdateUser', () => {
       admin,
     );
     expectError(res, 409, 'This change would leave no user who can manage roles');
-    expect((await storedUser(adminRow.userCode)).roleCode).toBe(adminRoleCode);
+    expect((await storedUser(adminRow.userCode))!.roleCode).toBe(adminRoleCode);
     const auditCount = (await auditsOf(t, 'users')).length;
 
     const deputy = await registered('deputy', adminRoleCode);
@@ -445,7 +446,7 @@ describe('DeleteUser', () => {
   });
 
   it('refuses to delete oneself, and a user manager to delete the Administrator', async () => {
-    const [adminRow] = await t.handle.db.select().from(users).where(eq(users.username, 'admin'));
+    const adminRow = (await t.handle.db.select().from(users).where(eq(users.username, 'admin')))[0]!;
     expectError(
       await t.post('DeleteUser', { userCode: adminRow.userCode }, admin),
       409,
@@ -471,7 +472,7 @@ describe('two managers demoting each other at once', () => {
   it('lets exactly one of the changes through', async () => {
     const a = await t.userWith(['UPDATE_ROLE', 'UPDATE_USER', 'VIEW_USERS'], { username: 'manager-a' });
     const b = await t.userWith(['UPDATE_ROLE', 'UPDATE_USER', 'VIEW_USERS'], { username: 'manager-b' });
-    const [adminRow] = await t.handle.db.select().from(users).where(eq(users.username, 'admin'));
+    const adminRow = (await t.handle.db.select().from(users).where(eq(users.username, 'admin')))[0]!;
     expectOk(
       await t.post(
         'UpdateUser',
@@ -490,11 +491,11 @@ describe('two managers demoting each other at once', () => {
     // The loser is refused by the check (409) or, when the winner committed before the loser's
     // request was authorised, already lacks the permission (403).
     const [winner, loser] = [...results].sort((x, y) => x.statusCode - y.statusCode);
-    expect(winner.statusCode).toBe(200);
+    expect(winner!.statusCode).toBe(200);
     expect([
       ['This change would leave no user who can manage roles', 409],
       ['You do not have permission to do this', 403],
-    ]).toContainEqual([loser.json().message, loser.statusCode]);
+    ]).toContainEqual([loser!.json().message, loser!.statusCode]);
     const stillManaging = await t.handle.db
       .select()
       .from(users)
