@@ -4,6 +4,7 @@ import { bootstrap } from '../../src/bootstrap.ts';
 import { type Config, testConfig } from '../../src/config/config.ts';
 import type { DbHandle } from '../../src/db/client.ts';
 import { declaredReadsCheck } from '../../src/db/read-audit.ts';
+import { type DemoOptions, seedDemo } from '../../src/seed/demo.ts';
 import { makeServices, type Services, watchChanges } from '../../src/services.ts';
 import { freshDatabase } from './db.ts';
 import { sharedFixture } from './fixture.ts';
@@ -97,3 +98,20 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
 /** One app for the file's tests: built before them, closed after them. */
 export const sharedTestApp = (overrides: Partial<Config> = {}) =>
   sharedFixture(() => createTestApp(overrides));
+
+export interface DemoTestApp extends TestApp {
+  /** The administrator's Cookie header value. */
+  admin: string;
+}
+
+/**
+ * One app for the file's tests over a small set of demo data (a few people, a few days, one
+ * country's geography), with the administrator signed in: for tests that walk every module.
+ */
+export const sharedDemoApp = (demo: DemoOptions = {}) =>
+  sharedFixture(async (): Promise<DemoTestApp> => {
+    const app = await createTestApp();
+    await seedDemo(app.handle.db, { people: 6, days: 3, cityCountries: ['NZ'], pictures: false, ...demo });
+    await app.settle();
+    return { ...app, admin: await app.login() };
+  });

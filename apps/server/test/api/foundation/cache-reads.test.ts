@@ -1,17 +1,13 @@
 import { PERFORMANCE_SORT_FIELDS } from '@wfc/contract';
 import { sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/app.ts';
-import { bootstrap } from '../../../src/bootstrap.ts';
 import { testConfig } from '../../../src/config/config.ts';
-import type { DbHandle } from '../../../src/db/client.ts';
 import { declaredReadsCheck } from '../../../src/db/read-audit.ts';
 import { permissions$ } from '../../../src/resources/definitions/access.ts';
 import { SERVER_RESOURCES } from '../../../src/resources/index.ts';
-import { seedDemo } from '../../../src/seed/demo.ts';
-import { makeServices, type Services, watchChanges } from '../../../src/services.ts';
-import { freshDatabase } from '../../support/db.ts';
+import { makeServices } from '../../../src/services.ts';
+import { sharedDemoApp } from '../../support/app.ts';
 
 /*
  * A kept read is dropped when a table it declared changes, so a table it reads but does not
@@ -19,56 +15,25 @@ import { freshDatabase } from '../../support/db.ts';
  * PostgreSQL's own plans say its statements scan.
  */
 
-const ADMIN_PASSWORD = 'admin-password-1';
-let handle: DbHandle;
-let services: Services;
-let app: FastifyInstance;
-let cookie: string;
-
-beforeAll(async () => {
-  handle = await freshDatabase();
-  await bootstrap(handle.db, ADMIN_PASSWORD);
-  await seedDemo(handle.db, { people: 12, days: 20, cityCountries: ['NZ'], pictures: false });
-  services = makeServices(handle.db, testConfig({ WEB_DIST: '/nonexistent/' }), await watchChanges(handle), {
-    checkReads: declaredReadsCheck(handle.explain),
-  });
-  app = await buildApp(services);
-  const res = await app.inject({
-    method: 'POST',
-    url: '/api/login',
-    payload: { username: 'admin', password: ADMIN_PASSWORD },
-  });
-  const sid = res.cookies.find((c) => c.name === 'sid');
-  cookie = `sid=${sid?.value}`;
-});
-afterAll(async () => {
-  await app?.close();
-  await handle?.close();
-});
-
+const t = sharedDemoApp({ people: 12, days: 20 });
 type Query = Record<string, string | undefined>;
 /** The query without its empty parts, as a browser would send it. */
 const given = (q: Query) =>
   Object.fromEntries(Object.entries(q).filter((e): e is [string, string] => e[1] !== undefined));
-const get = (path: string, query: Query = {}) =>
-  app.inject({ method: 'GET', url: `/api/${path}`, query: given(query), headers: { cookie } });
+const get = (path: string, query: Query = {}) => t.get(path, t.admin, given(query));
 const post = (path: string, body: Record<string, string>, query: Query = {}) =>
-  app.inject({
-    method: 'POST',
-    url: `/api/${path}`,
-    query: given(query),
-    payload: body,
-    headers: { cookie },
-  });
+  t.post(path, body, t.admin, given(query));
 
 describe('every kept read declares every table it reads', () => {
   it('checks reads of another table than the declared ones', async () => {
     await expect(
-      services.cache.get(['planted'], ['genders'], () => handle.db.execute(sql`select count(*) from roles`)),
+      t.services.cache.get(['planted'], ['genders'], () =>
+        t.handle.db.execute(sql`select count(*) from roles`),
+      ),
     ).rejects.toThrow(/read roles but declared only genders/);
     expect(
-      await services.cache.get(['declared'], ['roles'], async () => {
-        await handle.db.execute(sql`select count(*) from roles`);
+      await t.services.cache.get(['declared'], ['roles'], async () => {
+        await t.handle.db.execute(sql`select count(*) from roles`);
         return 1;
       }),
     ).toBe(1);
@@ -124,8 +89,8 @@ describe('every kept read declares every table it reads', () => {
     // A server built from the definition without `reads: [rolePermissions]`.
     permissions$.parentFilters = [{ ...sub, reads: [] }];
     const planted = await buildApp(
-      makeServices(handle.db, testConfig({ WEB_DIST: '/nonexistent/' }), undefined, {
-        checkReads: declaredReadsCheck(handle.explain),
+      makeServices(t.handle.db, testConfig({ WEB_DIST: '/nonexistent/' }), undefined, {
+        checkReads: declaredReadsCheck(t.handle.explain),
       }),
     );
     permissions$.parentFilters = subLists;
@@ -134,7 +99,7 @@ describe('every kept read declares every table it reads', () => {
         method: 'POST',
         url: `/api/${sub.endpoint}`,
         payload: { [sub.param]: role?.roleCode ?? '' },
-        headers: { cookie },
+        headers: { cookie: t.admin },
       });
       expect(res.statusCode).toBe(500);
       expect((await post(sub.endpoint, { [sub.param]: role?.roleCode ?? '' })).statusCode).toBe(200);
