@@ -57,12 +57,10 @@ describe('every kept read declares every table it reads', () => {
       }
       for (const sub of res.parentFilters) {
         const parentList = SERVER_RESOURCES.find((r) => r.def.key === sub.parent);
-        const [parent] = parentList
-          ? ((await get(parentList.def.endpoints.list, { limit: '1' })).json().data as Record<
-              string,
-              string
-            >[])
-          : [];
+        if (!parentList) throw new Error(`${sub.endpoint}: ${sub.parent} has no definition`);
+        const parents = await get(parentList.def.endpoints.list, { limit: '1' });
+        expect(parents.statusCode, `${parentList.def.endpoints.list} ${parents.body}`).toBe(200);
+        const [parent]: Record<string, string>[] = parents.json().data;
         const subQueries: Query[] = [{}, { keyword: 'a', sortField: sortFields[0] ?? 'createdAt' }];
         for (const query of subQueries) {
           const page = await post(sub.endpoint, { [sub.param]: parent?.[sub.param] ?? '' }, query);
@@ -85,7 +83,9 @@ describe('every kept read declares every table it reads', () => {
     const subLists = permissions$.parentFilters;
     const sub = subLists[0];
     if (!sub) throw new Error('the permissions resource lists by role');
-    const [role] = (await get('GetRoles', { limit: '1' })).json().data as { roleCode: string }[];
+    const roles = await get('GetRoles', { limit: '1' });
+    expect(roles.statusCode, roles.body).toBe(200);
+    const [role]: { roleCode: string }[] = roles.json().data;
     // A server built from the definition without `reads: [rolePermissions]`.
     permissions$.parentFilters = [{ ...sub, reads: [] }];
     const planted = await buildApp(
