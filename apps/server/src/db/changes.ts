@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { ChannelHandlers } from './client.ts';
 
 /**
  * Every table carries a statement trigger that sends its name on this channel when a statement
@@ -9,6 +8,16 @@ import type { ChannelHandlers } from './client.ts';
 export const CHANGES_CHANNEL = 'wfc_changes';
 const SYNC_PREFIX = 'sync:';
 const SYNC_TIMEOUT_MS = 2000;
+
+/** What a listener on a notification channel is told. */
+export interface ChannelHandlers {
+  /** The payload of one NOTIFY. */
+  message(payload: string): void;
+  /** Listening (again): anything sent before may have been missed. */
+  listening(): void;
+  /** Not listening any more, until `listening` is called again. */
+  lost(): void;
+}
 
 /**
  * A change counter per table, fed by the notifications, so that anything computed from some

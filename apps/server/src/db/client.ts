@@ -4,6 +4,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
+import type { ChannelHandlers } from './changes.ts';
 import { type Explain, statementRecorder } from './read-audit.ts';
 import * as schema from './schema/index.ts';
 
@@ -12,16 +13,6 @@ export type Database = PgDatabase<PgQueryResultHKT, Schema>;
 /** A transaction handle has the same query surface as the database. */
 export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
 export type Executor = Database | Tx;
-
-/** What a listener on a notification channel is told. */
-export interface ChannelHandlers {
-  /** The payload of one NOTIFY. */
-  message(payload: string): void;
-  /** Listening (again): anything sent before may have been missed. */
-  listening(): void;
-  /** Not listening any more, until `listening` is called again. */
-  lost(): void;
-}
 
 export interface DbHandle {
   db: Database;

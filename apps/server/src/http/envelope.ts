@@ -1,5 +1,6 @@
 import type { FieldError } from '@wfc/contract';
 import type { FastifyReply } from 'fastify';
+import type { ZodError } from 'zod';
 
 /** A refusal with the envelope's status and message; `errors` name the fields at fault. */
 export class ApiError extends Error {
@@ -13,6 +14,11 @@ export class ApiError extends Error {
   ) {
     super(message);
   }
+}
+
+/** A schema's refusal as the envelope's field errors: dotted paths, '_' for the body as a whole. */
+export function zodFieldErrors(err: ZodError): FieldError[] {
+  return err.issues.map((i) => ({ field: i.path.map(String).join('.') || '_', message: i.message }));
 }
 
 export const badRequest = (message: string, errors?: FieldError[]) => new ApiError(400, message, errors);

@@ -3,12 +3,8 @@ import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
 import { RefusalLimiter, recordRefusal } from '../audit/refusals.ts';
 import type { Services } from '../services.ts';
-import { ApiError } from './envelope.ts';
+import { ApiError, zodFieldErrors } from './envelope.ts';
 import { API_PREFIX, sessionCookieName } from './routes.ts';
-
-export function zodFieldErrors(err: ZodError): FieldError[] {
-  return err.issues.map((i) => ({ field: i.path.map(String).join('.') || '_', message: i.message }));
-}
 
 interface PgLikeError {
   code?: string;

@@ -3,8 +3,7 @@ import type { ZodType, z } from 'zod';
 import type { AuditActor } from '../audit/recorder.ts';
 import { type ActiveSession, resolveSession, sessionCookieOptions } from '../auth/sessions.ts';
 import type { Services } from '../services.ts';
-import { ApiError } from './envelope.ts';
-import { zodFieldErrors } from './errors.ts';
+import { ApiError, zodFieldErrors } from './envelope.ts';
 import type { UploadedFile } from './multipart.ts';
 import { readMultipart } from './multipart.ts';
 
