@@ -9,10 +9,11 @@ import { sql } from 'drizzle-orm';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { authRoutes } from './account/routes.ts';
 import { BODY_LIMIT, registerBodyParsers } from './http/body.ts';
+import { ApiError } from './http/envelope.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import { MULTIPART_LIMITS } from './http/multipart.ts';
 import { buildOpenApi } from './http/openapi.ts';
-import { API_PREFIX, type ApiRoute, registerApiRoutes } from './http/routes.ts';
+import { API_PREFIX, type ApiRoute, defineRoute, publicAccess, registerApiRoutes } from './http/routes.ts';
 import { API_HEADERS, newNonce, normalisePath, registerSecurity, writeClientError } from './http/security.ts';
 import { performanceRoutes } from './performance/routes.ts';
 import { registryRoutes } from './resources/index.ts';
@@ -20,8 +21,30 @@ import type { Services } from './services.ts';
 
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
 
+/** Whether the server answers and reaches its database: for load balancers and process managers. */
+const healthRoute = defineRoute({
+  method: 'GET',
+  path: 'health',
+  summary: 'Whether the server and its database answer',
+  tag: 'Health',
+  access: publicAccess,
+  async handler({ services }) {
+    try {
+      await services.db.execute(sql`select 1`);
+    } catch {
+      throw new ApiError(503, 'Database unavailable');
+    }
+    return { message: 'OK' };
+  },
+});
+
 /** Every API route: the one table that the router, the guard tests and OpenAPI all read. */
-export const allRoutes = (): ApiRoute[] => [...authRoutes, ...registryRoutes(), ...performanceRoutes];
+export const allRoutes = (): ApiRoute[] => [
+  ...authRoutes,
+  ...registryRoutes(),
+  ...performanceRoutes,
+  healthRoute,
+];
 
 export async function buildApp(services: Services): Promise<FastifyInstance> {
   const { config } = services;
@@ -70,15 +93,6 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
 
   const routes = allRoutes();
   registerApiRoutes(app, routes, services);
-
-  app.get(`${API_PREFIX}/health`, async (_req, reply) => {
-    try {
-      await services.db.execute(sql`select 1`);
-      return { statusCode: 200, message: 'OK' };
-    } catch {
-      return reply.code(503).send({ statusCode: 503, message: 'Database unavailable' });
-    }
-  });
 
   await app.register(swagger, { mode: 'static', specification: { document: buildOpenApi(routes) as never } });
   await app.register(swaggerUi, { routePrefix: `${API_PREFIX}/docs` });

@@ -17,12 +17,20 @@ const versioned = { ...timestamps, version: z.number().int().min(1) };
 /**
  * How a record names another one: `{departmentCode, name}`. The keys are the referenced
  * resource's code and name fields, so the two literal arguments give the schema its exact type.
+ * A list asked with `populate=false` sends the code alone.
  */
 export function referenceSchema<C extends string, N extends string>(code: C, name: N) {
-  const shape: Record<string, z.ZodString> = { [code]: z.string(), [name]: z.string() };
+  const shape: Record<string, z.ZodType> = {
+    [code]: z.string(),
+    [name]: z.string().optional().meta({ description: 'Absent when the list was asked with populate=false' }),
+  };
   // A computed key widens to `string` in TypeScript; the two keys are exactly C and N.
-  return z.strictObject(shape as { [K in C | N]: z.ZodString });
+  return z.strictObject(shape as { [K in C]: z.ZodString } & { [K in N]: z.ZodOptional<z.ZodString> });
 }
+
+/** What a list sends a caller who may only pick from it (a form's selector): code and name. */
+export const lookupSchema = (code: string, name: string) =>
+  z.strictObject({ [code]: z.string(), [name]: z.string() });
 
 export const permissionRefSchema = referenceSchema('permissionCode', 'permissionName');
 
@@ -67,7 +75,10 @@ export const sessionUserSchema = z.strictObject({
   userCode: text,
   username: text,
   email: text,
-  role: roleRecordSchema.omit({ version: true }).nullable(),
+  role: roleRecordSchema
+    .omit({ version: true })
+    .extend({ rolePermissions: z.array(z.strictObject({ permissionCode: text, permissionName: text })) })
+    .nullable(),
   ...timestamps,
   session: sessionTimingSchema.optional(),
 });
@@ -81,7 +92,10 @@ export const auditRecordSchema = z.strictObject({
   before: z.unknown(),
   after: z.unknown(),
   changes: z.record(z.string(), changeSchema).nullable(),
-  user: referenceSchema('userCode', 'username').nullable(),
+  /** Who acted; a failed sign-in names the username tried, which may belong to nobody. */
+  user: z
+    .strictObject({ userCode: z.string().nullable(), username: z.string().nullable().optional() })
+    .nullable(),
   createdAt: timestamp,
 });
 
@@ -176,3 +190,26 @@ export type DepartmentRecord = z.output<typeof departmentRecordSchema>;
 export type SkillRecord = z.output<typeof skillRecordSchema>;
 export type EmployeeRecord = z.output<typeof employeeRecordSchema>;
 export type ProfileRecord = z.output<typeof profileRecordSchema>;
+
+/*
+ * Named for the API description: each becomes a component schema that operations refer to, and
+ * that a generated client turns into a named type.
+ */
+const NAMED_RECORDS = {
+  PermissionRecord: permissionRecordSchema,
+  RoleRecord: roleRecordSchema,
+  UserRecord: userRecordSchema,
+  SessionUser: sessionUserSchema,
+  AuditRecord: auditRecordSchema,
+  GenderRecord: genderRecordSchema,
+  CountryRecord: countryRecordSchema,
+  StateRecord: stateRecordSchema,
+  CityRecord: cityRecordSchema,
+  DepartmentRecord: departmentRecordSchema,
+  SkillRecord: skillRecordSchema,
+  EmployeeRecord: employeeRecordSchema,
+  ProfileRecord: profileRecordSchema,
+};
+for (const [id, schema] of Object.entries(NAMED_RECORDS)) {
+  if (!z.globalRegistry.has(schema)) z.globalRegistry.add(schema, { id });
+}

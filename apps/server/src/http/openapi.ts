@@ -1,22 +1,61 @@
+import { MAX_LIMIT } from '@wfc/contract';
 import { z } from 'zod';
 import { API_PREFIX, type ApiRoute } from './routes.ts';
 
-const envelope = {
+/*
+ * OpenAPI 3.1 from the route table: requests from the same Zod schemas that validate them,
+ * answers from the contract's record schemas, which the API tests check every answer against.
+ */
+
+const COMPONENTS = '#/components/schemas/';
+const ref = (name: string) => ({ $ref: `${COMPONENTS}${name}` });
+
+const fieldError = {
+  type: 'object',
+  properties: { field: { type: 'string' }, message: { type: 'string' } },
+  required: ['field', 'message'],
+};
+
+/** Every refusal: the status again, a message, and for a 400 the fields at fault. */
+const errorEnvelope = {
   type: 'object',
   properties: {
     statusCode: { type: 'integer' },
     message: { type: 'string' },
-    data: {},
-    total: { type: 'integer' },
-    errors: {
-      type: 'array',
-      items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } },
-    },
+    errors: { type: 'array', items: ref('FieldError') },
+    data: { description: 'A 409 on a stale version: the record as it now stands, or null if deleted.' },
   },
   required: ['statusCode', 'message'],
 };
 
-const LIST_PARAMS = ['page', 'limit', 'keyword', 'sortField', 'sortValue', 'projection', 'populate'];
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Invalid input (`errors` names each field at fault), or a malformed URL',
+  401: 'Not signed in',
+  403: 'The session lacks a permission this call needs, or a state-changing request came from another site',
+  404: 'No record with that code',
+  409: 'A conflict: a duplicate, a record still referenced, or a stale version',
+  413: 'The body or file is too large',
+  414: 'The URL is too long',
+  415: 'The body is of a media type the call does not take',
+  429: 'Too many attempts: see Retry-After',
+  500: 'An unexpected error',
+  503: 'The database is unreachable: see Retry-After',
+};
+
+/** The refusals a route can really give, from what it declares. */
+function errorStatuses(r: ApiRoute): number[] {
+  // Any URL can be malformed (400); any state-changing request can be refused as cross-site (403).
+  const statuses = new Set<number>([400, 500, 503]);
+  if (r.body) statuses.add(413).add(415);
+  if (r.access.kind !== 'public') statuses.add(401).add(403);
+  if (r.method === 'POST') statuses.add(403);
+  if (r.path.includes(':')) statuses.add(414);
+  if (r.method === 'POST' && r.body && r.path !== 'login') statuses.add(404).add(409);
+  if (r.path.includes(':')) statuses.add(404);
+  // Wrong credentials are a 401 even though signing in needs no session.
+  if (r.path === 'login') statuses.add(401).add(429);
+  return [...statuses].sort();
+}
 
 function describeAccess(route: ApiRoute): string {
   const a = route.access;
@@ -25,34 +64,118 @@ function describeAccess(route: ApiRoute): string {
   return `Needs ${a.kind === 'any' ? 'one of' : 'all of'}: ${a.permissions.join(', ')}.`;
 }
 
-/** OpenAPI 3.1 from the route table: the same Zod schemas that validate the requests. */
+/** A schema as JSON Schema; a record schema named in the contract becomes a reference to it. */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output') {
+  const id = z.globalRegistry.get(schema)?.id;
+  if (id && io === 'output') return ref(id);
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io, unrepresentable: 'any' });
+  return json;
+}
+
+/** The named record schemas, each a component. */
+function recordComponents(): Record<string, unknown> {
+  const all = z.toJSONSchema(z.globalRegistry, {
+    io: 'output',
+    unrepresentable: 'any',
+    uri: (id) => `${COMPONENTS}${id}`,
+  });
+  return Object.fromEntries(
+    Object.entries(all.schemas).map(([id, { $schema: _s, $id: _i, ...schema }]) => [id, schema]),
+  );
+}
+
+function successSchema(r: ApiRoute) {
+  const record = r.response ? jsonSchema(r.response, 'output') : {};
+  const data = r.lookup ? { anyOf: [record, jsonSchema(r.lookup, 'output')] } : record;
+  return {
+    type: 'object',
+    properties: {
+      statusCode: { type: 'integer', const: 200 },
+      message: { type: 'string' },
+      data: r.listed ? { type: 'array', items: data } : data,
+      ...(r.listed ? { total: { type: 'integer', minimum: 0 } } : {}),
+    },
+    required: ['statusCode', 'message', ...(r.listed ? ['data', 'total'] : r.response ? ['data'] : [])],
+  };
+}
+
+function successContent(r: ApiRoute) {
+  if (r.produces === 'text/csv') return { 'text/csv': { schema: { type: 'string' } } };
+  if (r.produces === 'image/*') {
+    return Object.fromEntries(
+      ['image/webp', 'image/jpeg', 'image/png'].map((t) => [
+        t,
+        { schema: { type: 'string', format: 'binary' } },
+      ]),
+    );
+  }
+  return { 'application/json': { schema: successSchema(r) } };
+}
+
+/**
+ * The list parameters as a caller should send them. The server reads any text and normalises it
+ * (a page below 1 is page 1, a limit above the maximum the maximum), so these say what is meant.
+ */
+const LIST_PARAMETERS: Record<string, object> = {
+  keyword: { type: 'string', maxLength: 200, description: 'Matched against the searchable fields' },
+  sortValue: { type: 'string', enum: ['asc', 'desc'], default: 'desc' },
+  page: { type: 'integer', minimum: 1, default: 1 },
+  limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: 10 },
+  projection: { type: 'boolean', default: true },
+  populate: { type: 'boolean', default: true, description: 'false: references as codes only' },
+};
+
+/** Query parameters: the route's query schema's fields; a list's sort fields as an enum. */
+function queryParameters(r: ApiRoute) {
+  if (!r.query) return [];
+  const schema = z.toJSONSchema(r.query, { io: 'input', unrepresentable: 'any' });
+  return Object.entries(schema.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: 'query',
+    required: false,
+    schema:
+      name === 'sortField' && r.sortFields
+        ? { type: 'string', enum: ['_id', ...r.sortFields], default: '_id' }
+        : (LIST_PARAMETERS[name] ?? (r.listed ? { type: 'boolean', description: 'A list flag' } : property)),
+  }));
+}
+
+/** The call's name: its path, less any path parameters; a second method on one path says so. */
+function operationId(r: ApiRoute, taken: Set<string>) {
+  const name = r.path.split('/')[0] ?? r.path;
+  const id = taken.has(name) ? `${name}${r.method === 'GET' ? 'Get' : 'Post'}` : name;
+  taken.add(id);
+  return id;
+}
+
 export function buildOpenApi(routes: readonly ApiRoute[]) {
   const paths: Record<string, Record<string, unknown>> = {};
+  const taken = new Set<string>();
   for (const r of routes) {
     const path = `${API_PREFIX}/${r.path.replace(/:(\w+)/g, '{$1}')}`;
-    const body = r.body ? z.toJSONSchema(r.body, { io: 'input', unrepresentable: 'any' }) : undefined;
-    const params = [
+    const body = r.body ? jsonSchema(r.body, 'input') : undefined;
+    const parameters = [
       ...[...r.path.matchAll(/:(\w+)/g)].map((m) => ({
         name: m[1],
         in: 'path',
         required: true,
         schema: { type: 'string' },
       })),
-      ...(r.path.startsWith('Get') && (r.method === 'GET' || r.path.includes('By'))
-        ? LIST_PARAMS.map((name) => ({ name, in: 'query', required: false, schema: { type: 'string' } }))
-        : []),
+      ...queryParameters(r),
     ];
     paths[path] = {
       ...paths[path],
       [r.method.toLowerCase()]: {
+        operationId: operationId(r, taken),
         summary: r.summary,
         description: describeAccess(r),
         tags: [r.tag],
         'x-access': r.access,
-        ...(params.length ? { parameters: params } : {}),
+        ...(parameters.length ? { parameters } : {}),
         ...(body
           ? {
               requestBody: {
+                required: true,
                 content: {
                   'application/x-www-form-urlencoded': { schema: body },
                   'application/json': { schema: body },
@@ -61,20 +184,37 @@ export function buildOpenApi(routes: readonly ApiRoute[]) {
               },
             }
           : {}),
-        responses: Object.fromEntries(
-          [200, 400, 401, 403, 404, 409, 429, 500].map((code) => [
-            String(code),
-            { description: String(code), content: { 'application/json': { schema: envelope } } },
-          ]),
-        ),
-        ...(r.access.kind === 'public' ? {} : { security: [{ session: [] }] }),
+        responses: {
+          200: { description: 'Done', content: successContent(r) },
+          ...Object.fromEntries(
+            errorStatuses(r).map((status) => [status, { $ref: `#/components/responses/Error${status}` }]),
+          ),
+        },
+        security: r.access.kind === 'public' ? [] : [{ session: [] }],
       },
     };
   }
+  const tags = [...new Set(routes.map((r) => r.tag))].map((name) => ({ name }));
   return {
     openapi: '3.1.0',
-    info: { title: 'Workforce Console API', version: '1.0.0' },
-    components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'sid' } } },
+    info: {
+      title: 'Workforce Console API',
+      version: '1.0.0',
+      description: 'Every answer is a JSON envelope whose statusCode equals the HTTP status.',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
+    servers: [{ url: '/', description: 'This server' }],
+    tags,
+    components: {
+      securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'sid' } },
+      schemas: { ...recordComponents(), FieldError: fieldError, ErrorEnvelope: errorEnvelope },
+      responses: Object.fromEntries(
+        Object.entries(ERROR_DESCRIPTIONS).map(([status, description]) => [
+          `Error${status}`,
+          { description, content: { 'application/json': { schema: ref('ErrorEnvelope') } } },
+        ]),
+      ),
+    },
     paths,
   };
 }

@@ -82,6 +82,18 @@ export interface ApiRoute<
    * read is not served from what was cached before them.
    */
   changes?: boolean;
+  /**
+   * What a success's `data` holds, for the API description: a record, or with `listed` a page of
+   * records beside `total`. Routes that answer something other than JSON name its media type.
+   */
+  response?: ZodType;
+  listed?: boolean;
+  /** What a list's items are for a caller who may only pick from it (a selector's options). */
+  lookup?: ZodType;
+  /** The sort fields a list accepts besides `_id`, for the description. */
+  sortFields?: readonly string[];
+  /** A success that is not the JSON envelope: a file download or an image. */
+  produces?: 'text/csv' | 'image/*';
   /** Returns the envelope's message and data, or nothing when it wrote the reply itself. */
   handler(ctx: ContextFor<A, z.output<B>, z.output<Q>>): Promise<HandlerResult | undefined>;
 }

@@ -2,6 +2,7 @@ import {
   codeRef,
   listQuerySchema,
   lookupPermissions,
+  lookupSchema,
   type ParsedListQuery,
   RESOURCE_BY_KEY,
   type ResourceKey,
@@ -443,7 +444,9 @@ export function resourceRoutes<D extends AnyResourceDef>(
   const { def } = res;
   for (const u of res.unique ?? []) registerUniqueMessage(u.constraint, u.field, u.message);
   const tag = def.plural;
-  const listAccess = anyOf(def.permissions.view, ...lookupPermissions(def.key));
+  const lookups = lookupPermissions(def.key);
+  const listAccess = anyOf(def.permissions.view, ...lookups);
+  const lookup = lookups.length ? lookupSchema(def.code, def.nameField) : undefined;
   const listQuery = listQuerySchema({ flags: res.listFlags?.map((f) => f.param) });
   const routes: ApiRoute[] = [
     defineRoute({
@@ -453,6 +456,10 @@ export function resourceRoutes<D extends AnyResourceDef>(
       tag,
       access: listAccess,
       query: listQuery,
+      response: def.recordSchema,
+      listed: true,
+      lookup,
+      sortFields: def.sortFields,
       handler: (ctx) => listRecords(res, ctx),
     }),
     defineRoute({
@@ -464,6 +471,7 @@ export function resourceRoutes<D extends AnyResourceDef>(
       access: anyOf(def.permissions.view, ...(def.permissions.update ? [def.permissions.update] : [])),
       changes: false,
       body: codeBody(def.code),
+      response: def.recordSchema,
       async handler(ctx) {
         const record = await fetchOne(ctx.services.db, res, ctx.body);
         if (!record) throw notFound(def.messages.notFound);
@@ -483,6 +491,10 @@ export function resourceRoutes<D extends AnyResourceDef>(
         changes: false,
         query: listQuery,
         body: codeBody(sub.param),
+        response: def.recordSchema,
+        listed: true,
+        lookup,
+        sortFields: def.sortFields,
         async handler(ctx) {
           const parentCode = ctx.body;
           const [hit] = await ctx.services.db
@@ -510,6 +522,7 @@ export function resourceRoutes<D extends AnyResourceDef>(
         access: anyOf(def.permissions.view),
         changes: false,
         body: codeBody(g.param),
+        response: def.recordSchema,
         async handler(ctx) {
           const { records } = await fetchRecords(ctx.services.db, res, {
             where: eq(g.column, ctx.body),
@@ -533,6 +546,7 @@ export function resourceRoutes<D extends AnyResourceDef>(
         tag,
         access: anyOf(perms.create),
         body: def.createSchema,
+        response: def.recordSchema,
         multipart: res.multipart,
         handler: (ctx) => createRecord(res, ctx),
       }),
@@ -547,6 +561,7 @@ export function resourceRoutes<D extends AnyResourceDef>(
         tag,
         access: anyOf(perms.update),
         body: def.updateSchema.and(versionBody),
+        response: def.recordSchema,
         multipart: res.multipart,
         handler: (ctx) => updateRecord(res, ctx),
       }),
@@ -561,6 +576,7 @@ export function resourceRoutes<D extends AnyResourceDef>(
         tag,
         access: anyOf(perms.delete),
         body: deleteBody(def.code),
+        response: def.recordSchema,
         handler: (ctx) => deleteRecord(res, ctx),
       }),
     );

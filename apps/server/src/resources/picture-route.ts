@@ -11,6 +11,7 @@ export const pictureRoute = defineRoute({
   summary: 'A profile picture (variant thumbnail or original)',
   tag: 'Profiles',
   access: anyOf('VIEW_PROFILES', 'CREATE_PROFILE', 'UPDATE_PROFILE'),
+  produces: 'image/*',
   async handler({ req, reply, services }) {
     const params = z
       .object({ profileCode: z.string().max(64), variant: z.enum(['thumbnail', 'original']) })

@@ -8,6 +8,7 @@ import { type DemoOptions, seedDemo } from '../../src/seed/demo.ts';
 import { makeServices, type Services, watchChanges } from '../../src/services.ts';
 import { freshDatabase } from './db.ts';
 import { sharedFixture } from './fixture.ts';
+import { checkAgainstDescription } from './openapi-check.ts';
 import { formEncode, loginCookie } from './requests.ts';
 import { type SignIn, type UserFor, type UserOptions, userWith } from './users.ts';
 
@@ -57,6 +58,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     { checkReads: declaredReadsCheck(handle.explain) },
   );
   const app = await buildApp(services);
+  const violations = describedAnswersOnly(app);
   await app.ready();
 
   return {
@@ -91,8 +93,34 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     async close() {
       await app.close();
       await handle.close();
+      if (violations.length) {
+        throw new Error(`Answers that the API description does not allow:\n${violations.join('\n')}`);
+      }
     },
   };
+}
+
+/**
+ * Checks every answer the app sends against its API description and keeps what does not match;
+ * `close` fails with the list, so a test file whose calls get undescribed answers fails.
+ */
+function describedAnswersOnly(app: FastifyInstance): string[] {
+  const violations: string[] = [];
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (typeof payload === 'string') {
+      try {
+        checkAgainstDescription(req.method, req.url, {
+          statusCode: reply.statusCode,
+          contentType: String(reply.getHeader('content-type') ?? ''),
+          body: payload,
+        });
+      } catch (err) {
+        if (violations.length < 20) violations.push(err instanceof Error ? err.message : String(err));
+      }
+    }
+    return payload;
+  });
+  return violations;
 }
 
 /** One app for the file's tests: built before them, closed after them. */

@@ -179,23 +179,68 @@ describe('OpenAPI at /api/docs', () => {
   });
 
   it('lists every route of the route table, with its method, access rule and body schema', async () => {
+    interface Operation {
+      operationId: string;
+      'x-access': unknown;
+      security: unknown;
+      requestBody?: unknown;
+      responses: Record<string, unknown>;
+    }
     const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as {
-      paths: Record<
-        string,
-        Record<string, { 'x-access': unknown; security?: unknown; requestBody?: unknown }>
-      >;
+      paths: Record<string, Record<string, Operation>>;
+      tags: { name: string }[];
+      servers: unknown[];
     };
     const routes = allRoutes();
     expect(routes.length).toBeGreaterThan(60);
+    const tags = new Set(doc.tags.map((tag) => tag.name));
     for (const r of routes) {
       const path = `/api/${r.path.replace(/:(\w+)/g, '{$1}')}`;
       const op = doc.paths[path]?.[r.method.toLowerCase()];
-      expect(op, `${r.method} ${path}`).toBeDefined();
-      expect(op!['x-access']).toEqual(r.access);
-      expect(Boolean(op!.security)).toBe(r.access.kind !== 'public');
-      expect(Boolean(op!.requestBody)).toBe(Boolean(r.body));
+      if (!op) throw new Error(`${r.method} ${path} is not described`);
+      expect(op['x-access']).toEqual(r.access);
+      expect(op.security).toEqual(r.access.kind === 'public' ? [] : [{ session: [] }]);
+      expect(Boolean(op.requestBody)).toBe(Boolean(r.body));
+      expect(op.operationId.startsWith(r.path.split('/')[0] ?? '')).toBe(true);
+      expect(Object.keys(op.responses)).toContain('200');
+      expect(tags.has(r.tag), r.tag).toBe(true);
     }
+    const ids = Object.values(doc.paths).flatMap((ops) => Object.values(ops).map((op) => op.operationId));
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toContain('GetGenders');
+    expect(ids).toContain('CreateRole');
+    expect(doc.servers.length).toBeGreaterThan(0);
     const documented = Object.values(doc.paths).reduce((n, ops) => n + Object.keys(ops).length, 0);
     expect(documented).toBe(routes.length);
+  });
+
+  it('types each registry answer as its record, and a list as records with a total', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+    const ok = (path: string, method: string) =>
+      doc.paths[`/api/${path}`][method].responses['200'].content['application/json'].schema;
+    expect(ok('GetGenderByCode', 'post').properties.data).toEqual({
+      $ref: '#/components/schemas/GenderRecord',
+    });
+    expect(ok('UpdateRole', 'post').properties.data).toEqual({ $ref: '#/components/schemas/RoleRecord' });
+    const list = ok('GetGenders', 'get');
+    expect(list.required).toEqual(['statusCode', 'message', 'data', 'total']);
+    expect(list.properties.data.items.anyOf[0]).toEqual({ $ref: '#/components/schemas/GenderRecord' });
+    expect(doc.components.schemas.GenderRecord.required).toEqual([
+      'genderCode',
+      'genderName',
+      'createdAt',
+      'updatedAt',
+      'version',
+    ]);
+    const sort = doc.paths['/api/GetGenders'].get.parameters.find(
+      (p: { name: string }) => p.name === 'sortField',
+    );
+    expect(sort.schema.enum).toEqual(['_id', 'genderName', 'createdAt', 'updatedAt']);
+    expect(doc.paths['/api/UpdateGender'].post.responses['409']).toEqual({
+      $ref: '#/components/responses/Error409',
+    });
+    expect(
+      Object.keys(doc.paths['/api/ProfilePicture/{profileCode}/{variant}'].get.responses['200'].content),
+    ).toEqual(['image/webp', 'image/jpeg', 'image/png']);
   });
 });

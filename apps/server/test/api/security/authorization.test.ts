@@ -58,7 +58,7 @@ function grantsAndDenials(a: Access): { grants: string[][]; denials: string[][] 
 }
 
 describe('every route declares who may call it', () => {
-  it('has an access rule naming real permissions; only sign-in is public', () => {
+  it('has an access rule naming real permissions; only sign-in and the health check are public', () => {
     expect(routes.length).toBeGreaterThan(60);
     for (const r of routes) {
       expect(['public', 'session', 'any', 'all'], label(r)).toContain(r.access.kind);
@@ -67,7 +67,10 @@ describe('every route declares who may call it', () => {
         for (const p of r.access.permissions) expect(ALL_PERMISSION_NAMES, label(r)).toContain(p);
       }
     }
-    expect(routes.filter((r) => r.access.kind === 'public').map(label)).toEqual(['POST /api/login']);
+    expect(routes.filter((r) => r.access.kind === 'public').map(label)).toEqual([
+      'POST /api/login',
+      'GET /api/health',
+    ]);
   });
 
   it('refuses to register a route without one', async () => {
