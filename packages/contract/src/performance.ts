@@ -183,10 +183,32 @@ const cellsInput = z
     return out;
   });
 
+export const ROW_VERSION_MESSAGE = 'Version must be empty or a whole number of at least 1';
+
+/**
+ * The version of a row as the writer read it (optimistic concurrency), in three states: absent,
+ * not checked (API clients written before versions keep working); null, the writer saw no saved
+ * row, so a row someone created meanwhile is a conflict; a number, which must be the row's
+ * current version. A form body sends null as an empty value, as it does an empty score.
+ */
+const rowVersion = z
+  .union([z.number(), z.string().trim(), z.null()])
+  .optional()
+  .transform((v) => (v === undefined ? undefined : v === null || v === '' ? null : Number(v)))
+  .pipe(
+    z
+      .number({ error: ROW_VERSION_MESSAGE })
+      .int(ROW_VERSION_MESSAGE)
+      .min(1, ROW_VERSION_MESSAGE)
+      .nullable()
+      .optional(),
+  );
+
 export const performanceRowInput = z.object({
   performanceCode: z.string().trim().max(64).optional(),
   employeeCode: codeRef('Employee'),
   date: performanceDate('Date'),
+  version: rowVersion,
   performancePerSkill: cellsInput,
 });
 export type PerformanceRowInput = z.output<typeof performanceRowInput>;
@@ -246,6 +268,8 @@ export interface PerformanceTotals {
 
 export interface PerformanceRow {
   performanceCode: string | null;
+  /** 1 when first saved, one more with every save that changes it; null until something is saved. */
+  version: number | null;
   employeeCode: string;
   employeeId: string;
   employeeName: string;

@@ -152,3 +152,53 @@ export function scoresByTitle(
   }
   return out;
 }
+
+/** The key of a row in a batch: one performance per employee and date. */
+export const rowKey = (row: { employeeCode: string; date: string }) => `${row.employeeCode}|${row.date}`;
+
+/**
+ * Pure: the rows of a batch that name a version (optimistic concurrency) which is not the current
+ * one. `current` holds the version of every saved row the batch names by employee and date; a row
+ * not in it is not saved, so its version is null. Rows without a version are not checked.
+ */
+export function staleRows<R extends Pick<PerformanceRowInput, 'employeeCode' | 'date' | 'version'>>(
+  rows: readonly R[],
+  current: ReadonlyMap<string, number>,
+): R[] {
+  return rows.filter((r) => r.version !== undefined && (current.get(rowKey(r)) ?? null) !== r.version);
+}
+
+/** Who last changed a row, from its latest audit entry; `at` is UTC, `YYYY-MM-DD HH:MM:SS`. */
+export interface LastChange {
+  username: string | null;
+  at: string;
+}
+
+/** Employees a conflict's message names before it counts the rest. */
+const NAMED_EMPLOYEES = 3;
+
+function listOf(names: readonly string[]): string {
+  if (names.length > NAMED_EMPLOYEES) {
+    const rest = names.length - NAMED_EMPLOYEES;
+    return `${names.slice(0, NAMED_EMPLOYEES).join(', ')} and ${rest} other employee${rest === 1 ? '' : 's'}`;
+  }
+  if (names.length <= 1) return names.join('');
+  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
+/**
+ * Pure: why a save was refused as stale, naming the employees. `changes` holds the latest audit
+ * entry of each stale row (null when it has none): when one user made them all they are named,
+ * with the time when it was one row; otherwise "someone else".
+ */
+export function staleMessage(
+  employeeNames: readonly string[],
+  changes: readonly (LastChange | null)[],
+): string {
+  const users = new Set(changes.map((c) => c?.username ?? null));
+  const [only] = users;
+  const one = users.size === 1 && only ? only : null;
+  const [first] = changes;
+  const when = one && changes.length === 1 && first ? ` at ${first.at} UTC` : '';
+  return `Scores of ${listOf(employeeNames)} were changed by ${one ?? 'someone else'}${when} since you opened this date`;
+}

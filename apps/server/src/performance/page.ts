@@ -73,8 +73,9 @@ async function pageDocument(db: Executor, q: PageQuery): Promise<PageDocument> {
         select json_agg(json_build_object('skillCode', k.skill_code, 'title', k.title) order by lower(k.title), k.id)
         from skills k), '[]'),
       'rows', coalesce((
-        select json_agg(json_build_object('performanceCode', p."performanceCode", 'employeeCode', p."employeeCode",
-            'employeeId', p."employeeId", 'employeeName', p."employeeName", 'date', p.date,
+        select json_agg(json_build_object('performanceCode', p."performanceCode", 'version', p.version,
+            'employeeCode', p."employeeCode", 'employeeId', p."employeeId",
+            'employeeName', p."employeeName", 'date', p.date,
             'daily', p.daily, 'monthly', p.monthly, 'yearly', p.yearly)
           order by ${dateOrder(q, sql`p`)})
         from page p), '[]'),

@@ -8,6 +8,8 @@ import { exactRound2, meanOf, round2, rowsOf, textSet } from './sql.ts';
 /** One row of the grid before its skills are attached. */
 export interface DayRow {
   performanceCode: string | null;
+  /** The saved row's version; null when nothing is saved for the employee and date. */
+  version: number | null;
   employeeCode: string;
   employeeId: string;
   employeeName: string;
@@ -89,6 +91,7 @@ export function assembleRows(
     const total: PerformanceTotals = { daily: b.daily, monthly: b.monthly, yearly: b.yearly };
     return {
       performanceCode: b.performanceCode,
+      version: b.version,
       employeeCode: b.employeeCode,
       employeeId: b.employeeId,
       employeeName: b.employeeName,
@@ -193,7 +196,7 @@ export function averagesOf(date: string, emp: SQL, only?: AverageField): SQL {
     with emp as (${emp}),
     calc as (
       select emp.id, emp.employee_code, emp.employee_id, emp.name, emp.total,
-        d.performance_code, d.daily_average,
+        d.performance_code, d.version, d.daily_average,
         ${month ? monthSum : sql`0`} as month_sum, ${month ? monthDays : sql`0`} as month_days,
         ${before.sum} as before_sum, ${before.days} as before_days
       from emp
@@ -213,6 +216,7 @@ export function averagesOf(date: string, emp: SQL, only?: AverageField): SQL {
     select
       id,
       performance_code as "performanceCode",
+      version,
       employee_code as "employeeCode",
       employee_id as "employeeId",
       name as "employeeName",
@@ -239,7 +243,7 @@ export async function gridRows(db: Executor, q: DateGridQuery): Promise<BaseRow[
     ${byPerson ? sql`order by ${personOrder(q)} ${paging}` : sql``}`;
   return rowsOf<BaseRow>(
     db,
-    sql`select "performanceCode", "employeeCode", "employeeId", "employeeName", date, daily, monthly, yearly, total
+    sql`select "performanceCode", version, "employeeCode", "employeeId", "employeeName", date, daily, monthly, yearly, total
         from (${averagesOf(q.date, emp)}) r
         order by ${dateOrder(q, sql`r`)} ${byPerson ? sql`` : paging}`,
   );
@@ -274,6 +278,7 @@ export async function historyRows(db: Executor, q: HistoryQuery): Promise<BaseRo
     sql`
     select
       p.performance_code as "performanceCode",
+      p.version,
       e.employee_code as "employeeCode",
       e.employee_id as "employeeId",
       e.name as "employeeName",

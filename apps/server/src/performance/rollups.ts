@@ -45,13 +45,16 @@ export interface ChangedDay extends EmployeeDay {
   performanceCode: string;
   scoreSum: number;
   scored: number;
+  /** The row existed before this save, so its version moves on (a created row stays at 1). */
+  bump: boolean;
 }
 
 /**
  * `monthGroups` selects employee_code, month and from_date. Only rows from from_date on are
  * re-summed, starting from the running values of the row just before it, so appending a day
- * reads one earlier row instead of the whole month. `days` (code, score_sum, scored), when given,
- * are the rows whose scores changed: their daily average is set in the same pass, so that each
+ * reads one earlier row instead of the whole month. `days` (code, score_sum, scored, bump), when
+ * given, are the rows whose scores changed: their daily average, their `updated_at` and, for rows
+ * that existed before the save (`bump`), their version are set in the same pass, so that each
  * row is rewritten once. A daily average is the mean of the day's scored skills, kept to 30
  * decimals (the column's scale, here as in the rebuild), null when none is scored.
  */
@@ -63,9 +66,10 @@ async function refreshMonths(db: Executor, monthGroups: SQL, days?: SQL) {
     with g as (${monthGroups}),
     d as (${
       days
-        ? sql`select x.code, (x.score_sum::numeric(36, 30) / nullif(x.scored, 0))::numeric(36, 30) as average
+        ? sql`select x.code, x.bump,
+                (x.score_sum::numeric(36, 30) / nullif(x.scored, 0))::numeric(36, 30) as average
               from (${days}) x`
-        : sql`select null::text as code, null::numeric(36, 30) as average where false`
+        : sql`select null::text as code, null::boolean as bump, null::numeric(36, 30) as average where false`
     }),
     base as (
       select g.employee_code, g.month, g.from_date,
@@ -77,7 +81,7 @@ async function refreshMonths(db: Executor, monthGroups: SQL, days?: SQL) {
       ) b on true
     ),
     r as (
-      select p.id, d.code is not null as changed, ${daily} as daily_average,
+      select p.id, d.code is not null as changed, coalesce(d.bump, false) as bump, ${daily} as daily_average,
         base.month_sum + coalesce(sum(${daily}) over w, 0) as month_sum,
         base.month_days + count(${daily}) over w as month_days
       from base join performances p on p.employee_code = base.employee_code
@@ -86,7 +90,8 @@ async function refreshMonths(db: Executor, monthGroups: SQL, days?: SQL) {
       window w as (partition by p.employee_code, base.month order by p.date)
     )
     update performances p set daily_average = r.daily_average, month_sum = r.month_sum,
-      month_days = r.month_days, updated_at = case when r.changed then now() else p.updated_at end
+      month_days = r.month_days, updated_at = case when r.changed then now() else p.updated_at end,
+      version = case when r.bump then p.version + 1 else p.version end
     from r
     where p.id = r.id and (r.changed or p.month_sum <> r.month_sum or p.month_days <> r.month_days)`);
   // A month's totals are the running values of its last row.
@@ -126,12 +131,17 @@ async function refreshYears(db: Executor, yearGroups: SQL) {
 export async function refreshRollups(db: Executor, changed: readonly ChangedDay[]) {
   if (!changed.length) return;
   const { months, years } = rollupGroups(changed);
-  const days = changed.map((c) => ({ code: c.performanceCode, score_sum: c.scoreSum, scored: c.scored }));
+  const days = changed.map((c) => ({
+    code: c.performanceCode,
+    score_sum: c.scoreSum,
+    scored: c.scored,
+    bump: c.bump,
+  }));
   await refreshMonths(
     db,
     sql`select x.employee_code, x.month::date as month, x.from::date as from_date
         from jsonb_to_recordset(${jsonParam(months)}) as x(employee_code text, month text, "from" text)`,
-    sql`select * from jsonb_to_recordset(${jsonParam(days)}) as x(code text, score_sum int, scored int)`,
+    sql`select * from jsonb_to_recordset(${jsonParam(days)}) as x(code text, score_sum int, scored int, bump boolean)`,
   );
   await refreshYears(
     db,

@@ -1,11 +1,21 @@
-import type { PerformanceRowInput, PerformanceSkillColumn } from '@wfc/contract';
+import type { PerformanceRow, PerformanceRowInput, PerformanceSkillColumn } from '@wfc/contract';
 import { sql } from 'drizzle-orm';
 import { type AuditActor, type AuditEntry, recordAudits } from '../audit/recorder.ts';
 import type { Executor } from '../db/client.ts';
 import { newCode } from '../db/codes.ts';
-import { badRequest } from '../http/envelope.ts';
-import { batchShapeErrors, referenceErrors, rowChange, scoresByTitle, scoreTotals } from './batch.ts';
-import { listScores, listSkills, scoresByRow } from './read.ts';
+import { badRequest, staleWrite } from '../http/envelope.ts';
+import {
+  batchShapeErrors,
+  type LastChange,
+  referenceErrors,
+  rowChange,
+  rowKey,
+  scoresByTitle,
+  scoreTotals,
+  staleMessage,
+  staleRows,
+} from './batch.ts';
+import { gridRows, listScores, listSkills, scoresByRow, withSkills } from './read.ts';
 import { type ChangedDay, refreshRollups } from './rollups.ts';
 import { jsonParam, rowsOf, textSet } from './sql.ts';
 
@@ -48,6 +58,59 @@ async function checkReferences(tx: Executor, rows: readonly PerformanceRowInput[
     performances: new Map(saved.map((p) => [p.code, p])),
   });
   if (errors.length) throw badRequest('Invalid input', errors);
+}
+
+/**
+ * The refusal of a batch with stale rows: the message names their employees (and who changed
+ * them, when one user did), `data` holds those employees' rows as they now stand, with their
+ * versions, in the shape GetPerformances answers, by date and name.
+ */
+async function staleBatch(tx: Executor, stale: readonly PerformanceRowInput[]) {
+  const byDate = new Map<string, string[]>();
+  for (const r of stale) byDate.set(r.date, [...(byDate.get(r.date) ?? []), r.employeeCode]);
+  const current: PerformanceRow[] = [];
+  for (const date of [...byDate.keys()].sort()) {
+    const codes = byDate.get(date) ?? [];
+    const filter = { kind: 'codes', codes } as const;
+    const base = await gridRows(tx, { date, filter, sortField: 'name', sortValue: 'asc' });
+    current.push(...(await withSkills(tx, base)));
+  }
+  const saved = current.flatMap((r) => (r.performanceCode ? [r.performanceCode] : []));
+  // The latest entry of each row, through the audits' (collection, record_code, id) index.
+  const last = saved.length
+    ? await rowsOf<LastChange & { code: string }>(
+        tx,
+        sql`select distinct on (record_code) record_code as code, username,
+              to_char(created_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS') as at
+            from audits
+            where collection = ${PERFORMANCE_COLLECTION} and record_code in (${textSet(saved)})
+            order by record_code, id desc`,
+      )
+    : [];
+  const byCode = new Map(last.map((l) => [l.code, { username: l.username, at: l.at }]));
+  const changes = current.map((r) => (r.performanceCode ? (byCode.get(r.performanceCode) ?? null) : null));
+  const names = unique(current.map((r) => r.employeeName));
+  return staleWrite(staleMessage(names, changes), current);
+}
+
+/**
+ * Refuses the batch, before anything is written, when a row names a version (optimistic
+ * concurrency) that is not its current one: a row changed since the writer read it, or created
+ * meanwhile when the writer saw none (null). The employees are locked (`checkReferences`), so no
+ * other save can move these rows between this check and the writes.
+ */
+async function checkVersions(tx: Executor, rows: readonly PerformanceRowInput[]) {
+  const checked = rows.filter((r) => r.version !== undefined);
+  if (!checked.length) return;
+  const keys = checked.map((r) => ({ employee_code: r.employeeCode, date: r.date }));
+  const saved = await rowsOf<{ employeeCode: string; date: string; version: number }>(
+    tx,
+    sql`select p.employee_code as "employeeCode", p.date::text as date, p.version
+        from jsonb_to_recordset(${jsonParam(keys)}) as x(employee_code text, date text)
+        join performances p on p.employee_code = x.employee_code and p.date = x.date::date`,
+  );
+  const stale = staleRows(checked, new Map(saved.map((s) => [rowKey(s), s.version])));
+  if (stale.length) throw await staleBatch(tx, stale);
 }
 
 /**
@@ -123,7 +186,7 @@ async function saveCells(
       });
     for (const c of change.clears) clears.push({ code: s.performanceCode, skill: c });
     const { performanceCode, employeeCode, date } = s;
-    changed.push({ performanceCode, employeeCode, date, ...scoreTotals(change.after) });
+    changed.push({ performanceCode, employeeCode, date, bump: !s.created, ...scoreTotals(change.after) });
     const describe = (scores: ReadonlyMap<string, number>) => ({
       performanceCode,
       employeeCode,
@@ -167,7 +230,9 @@ async function saveCells(
 /**
  * Saves a batch in the caller's transaction: every row or none. Cells are read and written a
  * chunk of rows at a time, the rollups and audit records in set-based statements for the whole
- * batch; only rows that really change are rewritten, rolled up and audited.
+ * batch; only rows that really change are rewritten, rolled up and audited. A row that names a
+ * stale version refuses the whole batch (409, with the current rows) before anything is written;
+ * a changed row that existed gets the next version, a created one starts at 1.
  */
 export async function savePerformances(
   tx: Executor,
@@ -177,6 +242,7 @@ export async function savePerformances(
   const shapeErrors = batchShapeErrors(rows);
   if (shapeErrors.length) throw badRequest('Invalid input', shapeErrors);
   await checkReferences(tx, rows);
+  await checkVersions(tx, rows);
 
   const saved = await upsertRows(tx, rows);
   const byKey = new Map(saved.map((s) => [`${s.employeeCode}|${s.date}`, s]));

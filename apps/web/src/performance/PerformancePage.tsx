@@ -3,22 +3,25 @@ import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import { PERFORMANCE_MESSAGES } from '@wfc/contract';
 import { errorMessage } from '../api/client';
-import { useCan } from '../auth/auth';
+import { useCan, useUnsavedInput } from '../auth/auth';
+import { DiscardDialog } from '../ui/DiscardDialog';
+import { notify } from '../ui/notify';
 import { PageLoader } from '../ui/PageLoader';
 import { visuallyHidden } from '../ui/paging';
 import { ScreenHeader } from '../ui/ScreenHeader';
 import { LoadingOverlay, TablePager } from '../ui/TablePager';
-import { DiscardDialog } from './DiscardDialog';
+import { useUnsavedChangesGuard } from '../ui/useUnsavedChangesGuard';
 import { EditingBar } from './EditingBar';
 import { FilterForm } from './FilterForm';
+import { firstConflict, unresolvedMessage } from './merge';
 import { useExportCsv, useSavePerformances } from './mutations';
 import { PerformanceActions } from './PerformanceActions';
 import { PerformanceTable } from './PerformanceTable';
 import { toggleSort, withFilter } from './query';
+import { StaleAlert } from './StaleAlert';
 import { useCellHandlers } from './useCellHandlers';
 import { useGridDraft } from './useGridDraft';
 import { usePerformanceQuery } from './usePerformanceQuery';
-import { useUnsavedChangesGuard } from './useUnsavedChangesGuard';
 
 const longDate = (iso: string) =>
   new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeZone: 'UTC' }).format(
@@ -30,11 +33,13 @@ export default function PerformancePage() {
   const { query, setQuery, queryString, grid, rows, total } = usePerformanceQuery();
   const canEdit = useCan()('CREATE_PERFORMANCE', 'UPDATE_PERFORMANCE');
   const { state, dispatch, pending, dirty } = useGridDraft(rows, queryString);
-  const { handlers, focusFirstCell } = useCellHandlers(rows, dispatch);
+  const { handlers, focusFirstCell, focusCell } = useCellHandlers(rows, dispatch);
   const blocker = useUnsavedChangesGuard(dirty);
+  useUnsavedInput(dirty);
   const save = useSavePerformances({
     onSaved: () => dispatch({ type: 'stop' }),
     onRefused: (cellErrors) => dispatch({ type: 'refused', cellErrors }),
+    onStale: (message, current) => dispatch({ type: 'stale', message, current }),
   });
   const exportCsv = useExportCsv();
 
@@ -66,13 +71,27 @@ export default function PerformancePage() {
               focusFirstCell();
             }}
             onSave={() => {
-              if (dirty && !save.isPending) save.mutate(pending);
+              if (!dirty || save.isPending) return;
+              // Someone else's value would be overwritten without the user having chosen it.
+              if (state.conflicts.size > 0) notify.error(unresolvedMessage(state.conflicts.size));
+              else save.mutate(pending);
             }}
             onCancel={() => dispatch({ type: dirty ? 'askCancel' : 'stop' })}
             onExport={() => exportCsv.mutate(query)}
           />
         }
       />
+      {state.stale && (
+        <StaleAlert
+          message={state.stale}
+          conflicts={state.conflicts.size}
+          dirty={dirty}
+          onShowConflict={() => {
+            const pos = firstConflict(rows, state.conflicts);
+            if (pos) focusCell(pos);
+          }}
+        />
+      )}
       <Paper variant="outlined" sx={{ position: 'relative', overflow: 'hidden' }}>
         <Box sx={{ p: 2, borderBottom: 1, borderColor: 'divider' }}>
           <FilterForm
@@ -90,9 +109,13 @@ export default function PerformancePage() {
           saving={save.isPending}
           drafts={state.drafts}
           cellErrors={state.cellErrors}
+          conflicts={state.conflicts}
           flash={state.flash}
           handlers={handlers}
           onSort={(field) => setQuery(toggleSort(query, field))}
+          onResolve={(employeeCode, skillCode, choice) =>
+            dispatch({ type: 'resolve', employeeCode, skillCode, choice })
+          }
         />
         <TablePager total={total} query={query} onChange={setQuery} />
         {grid.isFetching && <LoadingOverlay label="Loading performances" zIndex={3} />}
@@ -102,6 +125,7 @@ export default function PerformancePage() {
       </Box>
       <DiscardDialog
         open={blocked || state.confirmingCancel}
+        text="Some scores have been changed but not saved. Leaving now will lose them."
         onStay={() => (blocked ? blocker.reset() : dispatch({ type: 'keepEditing' }))}
         onDiscard={() => (blocked ? blocker.proceed() : dispatch({ type: 'stop' }))}
       />

@@ -1,5 +1,6 @@
 import SwipeIcon from '@mui/icons-material/SwipeOutlined';
 import Box from '@mui/material/Box';
+import { alpha, type Theme } from '@mui/material/styles';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -18,7 +19,9 @@ import {
 } from '@wfc/contract';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { visuallyHidden } from '../ui/paging';
-import { cellText, type Drafts, isCellChanged } from './grid';
+import { ConflictChoice } from './ConflictChoice';
+import { cellKey, cellText, type Drafts, isCellChanged } from './grid';
+import type { Conflicts } from './merge';
 import type { GridQuery } from './query';
 import { ScoreCell, type ScoreCellHandlers } from './ScoreCell';
 
@@ -34,10 +37,13 @@ interface Props {
   saving: boolean;
   drafts: Drafts;
   cellErrors: ReadonlyMap<string, string>;
+  /** Cells someone else changed too since they were loaded, by `employeeCode|skillCode`. */
+  conflicts: Conflicts;
   /** The cell (employeeCode|skillCode) whose entry was just reverted. */
   flash: string | null;
   handlers: ScoreCellHandlers;
   onSort(field: PerformanceSortField): void;
+  onResolve(employeeCode: string, skillCode: string, choice: 'theirs' | 'mine'): void;
 }
 
 const t = PERFORMANCE_COLUMN_TITLES;
@@ -132,9 +138,11 @@ export function PerformanceTable({
   saving,
   drafts,
   cellErrors,
+  conflicts,
   flash,
   handlers,
   onSort,
+  onResolve,
 }: Props) {
   const columnCount = skills.length + 5;
   const { ref, overflows } = useOverflows();
@@ -217,8 +225,11 @@ export function PerformanceTable({
                     {row.employeeName}
                   </TableCell>
                   {row.skills.map((skill, c) => {
-                    const key = `${row.employeeCode}|${skill.skillCode}`;
+                    const key = cellKey(row.employeeCode, skill.skillCode);
                     const error = cellErrors.get(key);
+                    const conflict = conflicts.get(key);
+                    const label = `${skill.title} score for ${row.employeeName}`;
+                    const conflictId = conflict ? `score-conflict-${r}-${c}` : undefined;
                     if (!editing) {
                       return (
                         <TableCell key={skill.skillCode} align="center" sx={scoreSx}>
@@ -231,21 +242,35 @@ export function PerformanceTable({
                         row={r}
                         col={c}
                         value={cellText(drafts, row, c)}
-                        label={`${skill.title} score for ${row.employeeName}`}
+                        label={label}
                         changed={isCellChanged(drafts, row, c)}
                         invalid={Boolean(error) || flash === key}
+                        conflict={Boolean(conflict)}
+                        describedBy={conflictId}
                         disabled={saving}
                         handlers={handlers}
                       />
                     );
                     return (
-                      <TableCell key={skill.skillCode} align="center" sx={{ ...scoreSx, py: 0.5 }}>
+                      <TableCell
+                        key={skill.skillCode}
+                        align="center"
+                        sx={{ ...scoreSx, py: 0.5, ...(conflict ? conflictSx : {}) }}
+                      >
                         {error ? (
                           <Tooltip title={error} open arrow placement="top">
                             <Box>{input}</Box>
                           </Tooltip>
                         ) : (
                           input
+                        )}
+                        {conflict && conflictId && (
+                          <ConflictChoice
+                            id={conflictId}
+                            conflict={conflict}
+                            label={label}
+                            onChoose={(choice) => onResolve(row.employeeCode, skill.skillCode, choice)}
+                          />
                         )}
                       </TableCell>
                     );
@@ -294,6 +319,11 @@ const bodySx = {
 } as const;
 
 const scoreSx = { minWidth: COLUMN_WIDTH, fontVariantNumeric: 'tabular-nums' } as const;
+
+/** A cell both users changed: tinted and edged so it stands out in a page of inputs. */
+const conflictSx = {
+  bgcolor: (theme: Theme) => alpha(theme.palette.warning.main, 0.16),
+} as const;
 
 const averageSx = {
   minWidth: COLUMN_WIDTH,

@@ -18,6 +18,10 @@ interface Props {
   label: string;
   changed: boolean;
   invalid: boolean;
+  /** Someone else changed the cell too, to another value: highlighted until the user chooses. */
+  conflict: boolean;
+  /** The id of what describes the cell (a conflict's two values). */
+  describedBy?: string;
   disabled: boolean;
   handlers: ScoreCellHandlers;
 }
@@ -39,6 +43,8 @@ export const ScoreCell = memo(function ScoreCell({
   label,
   changed,
   invalid,
+  conflict,
+  describedBy,
   disabled,
   handlers,
 }: Props) {
@@ -69,6 +75,7 @@ export const ScoreCell = memo(function ScoreCell({
       autoComplete="off"
       aria-label={label}
       aria-invalid={invalid || undefined}
+      aria-describedby={describedBy}
       data-row={row}
       data-col={col}
       value={value}
@@ -86,14 +93,22 @@ export const ScoreCell = memo(function ScoreCell({
         font: 'inherit',
         textAlign: 'center',
         color: 'text.primary',
-        bgcolor: changed ? alpha(BRAND_GREEN, 0.1) : 'background.paper',
-        border: 1,
-        borderColor: invalid ? 'error.main' : changed ? alpha(BRAND_GREEN, 0.6) : 'divider',
+        bgcolor: conflict ? 'background.paper' : changed ? alpha(BRAND_GREEN, 0.1) : 'background.paper',
+        border: conflict ? 2 : 1,
+        borderColor: invalid
+          ? 'error.main'
+          : conflict
+            ? 'warning.dark'
+            : changed
+              ? alpha(BRAND_GREEN, 0.6)
+              : 'divider',
         borderRadius: 1,
         transition: 'border-color 120ms, box-shadow 120ms',
-        '&:hover:not(:disabled)': { borderColor: invalid ? 'error.main' : 'text.secondary' },
+        '&:hover:not(:disabled)': {
+          borderColor: invalid ? 'error.main' : conflict ? 'warning.dark' : 'text.secondary',
+        },
         // The app-wide focus ring marks the cell; the border only keeps its colour meaning.
-        '&:focus': { borderColor: invalid ? 'error.main' : BRAND_GREEN },
+        '&:focus': { borderColor: invalid ? 'error.main' : conflict ? 'warning.dark' : BRAND_GREEN },
         '&:disabled': { color: 'text.disabled', bgcolor: 'action.hover' },
       }}
     />

@@ -8,6 +8,26 @@ import { type PerformanceRow, parseScore, TOTAL_POINTS } from '@wfc/contract';
 /** Edited cell texts: employeeCode -> skillCode -> text. Cells never typed in are absent. */
 export type Drafts = ReadonlyMap<string, ReadonlyMap<string, string>>;
 
+/**
+ * A row as the user saw it when they first typed in it: the version a save names (null when
+ * nothing was saved yet) and the scores a merge compares both sides with.
+ */
+export interface RowBase {
+  version: number | null;
+  scores: ReadonlyMap<string, number | null>;
+}
+
+/** The base of each row the user typed in, by employeeCode. */
+export type Bases = ReadonlyMap<string, RowBase>;
+
+export const rowBase = (row: PerformanceRow): RowBase => ({
+  version: row.version,
+  scores: new Map(row.skills.map((s) => [s.skillCode, s.score])),
+});
+
+/** A cell's key in the maps of marks: `employeeCode|skillCode`. */
+export const cellKey = (employeeCode: string, skillCode: string) => `${employeeCode}|${skillCode}`;
+
 export interface CellPos {
   row: number;
   col: number;
@@ -54,17 +74,27 @@ export interface SubmissionRow {
   performanceCode?: string;
   employeeCode: string;
   date: string;
+  /** The version the row was read at: the save is refused if it has moved on since (null: unsaved). */
+  version: number | null;
   performancePerSkill: { skillCode: string; pointsEarned: string; totalPoints: number }[];
 }
 
-/** Only the changed rows, each complete, as CreateUpdatePerformances takes them; empty is sent as ''. */
-export function changedRows(rows: readonly PerformanceRow[], drafts: Drafts): SubmissionRow[] {
+/**
+ * Only the changed rows, each complete, as CreateUpdatePerformances takes them; empty is sent as
+ * ''. Each names the version of its base, the row as the user saw it when they typed in it.
+ */
+export function changedRows(
+  rows: readonly PerformanceRow[],
+  drafts: Drafts,
+  bases: Bases = new Map(),
+): SubmissionRow[] {
   return rows
     .filter((row) => isRowChanged(drafts, row))
     .map((row) => ({
       ...(row.performanceCode ? { performanceCode: row.performanceCode } : {}),
       employeeCode: row.employeeCode,
       date: row.date,
+      version: bases.get(row.employeeCode)?.version ?? row.version,
       performancePerSkill: row.skills.map((skill, col) => ({
         skillCode: skill.skillCode,
         pointsEarned: acceptCellInput(cellText(drafts, row, col)) ?? '',
@@ -85,6 +115,8 @@ export interface PastePlan {
   cells: { employeeCode: string; skillCode: string; text: string }[];
   /** Values that were not valid scores, left as they were. */
   rejected: number;
+  /** The rows written to, as they are on screen: the base of those the user had not typed in. */
+  bases: Bases;
 }
 
 /** A block written from `start` rightwards and downwards; what falls outside the grid is dropped. */
@@ -94,6 +126,7 @@ export function planPaste(
   block: readonly (readonly string[])[],
 ): PastePlan {
   const cells: PastePlan['cells'] = [];
+  const bases = new Map<string, RowBase>();
   let rejected = 0;
   block.forEach((values, r) => {
     const row = rows[start.row + r];
@@ -103,10 +136,13 @@ export function planPaste(
       if (!skill) return;
       const accepted = acceptCellInput(value);
       if (accepted === null) rejected += 1;
-      else cells.push({ employeeCode: row.employeeCode, skillCode: skill.skillCode, text: accepted });
+      else {
+        cells.push({ employeeCode: row.employeeCode, skillCode: skill.skillCode, text: accepted });
+        if (!bases.has(row.employeeCode)) bases.set(row.employeeCode, rowBase(row));
+      }
     });
   });
-  return { cells, rejected };
+  return { cells, rejected, bases };
 }
 
 export const applyPaste = (drafts: Drafts, plan: PastePlan): Drafts =>

@@ -1,7 +1,7 @@
 import type { PerformanceRow } from '@wfc/contract';
 import { type Dispatch, useCallback, useMemo, useRef } from 'react';
 import { notify } from '../ui/notify';
-import { moveCell, parseBlock, pasteSummary, planPaste } from './grid';
+import { type CellPos, moveCell, parseBlock, pasteSummary, planPaste, rowBase } from './grid';
 import type { GridDraftAction } from './gridDraft';
 import type { ScoreCellHandlers } from './ScoreCell';
 
@@ -26,7 +26,13 @@ export function useCellHandlers(rows: readonly PerformanceRow[], dispatch: Dispa
         const row = latest.current[pos.row];
         const skill = row?.skills[pos.col];
         if (row && skill)
-          dispatch({ type: 'input', employeeCode: row.employeeCode, skillCode: skill.skillCode, text });
+          dispatch({
+            type: 'input',
+            employeeCode: row.employeeCode,
+            skillCode: skill.skillCode,
+            text,
+            base: rowBase(row),
+          });
       },
       onPaste(pos, text) {
         const plan = planPaste(latest.current, pos, parseBlock(text));
@@ -47,5 +53,12 @@ export function useCellHandlers(rows: readonly PerformanceRow[], dispatch: Dispa
     requestAnimationFrame(() => cells.current.get(cellId(0, 0))?.focus());
   }, []);
 
-  return { handlers, focusFirstCell };
+  /** Focuses a cell and brings it into view, clear of the frozen columns on either side. */
+  const focusCell = useCallback((pos: CellPos) => {
+    const el = cells.current.get(cellId(pos.row, pos.col));
+    el?.focus({ preventScroll: true });
+    el?.scrollIntoView?.({ block: 'nearest', inline: 'center' });
+  }, []);
+
+  return { handlers, focusFirstCell, focusCell };
 }

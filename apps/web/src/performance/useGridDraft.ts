@@ -21,6 +21,9 @@ export function useGridDraft(rows: readonly PerformanceRow[], queryString: strin
     return () => clearTimeout(timer);
   }, [state.flash]);
 
-  const pending = useMemo(() => changedRows(rows, state.drafts), [rows, state.drafts]);
+  const pending = useMemo(
+    () => changedRows(rows, state.drafts, state.bases),
+    [rows, state.drafts, state.bases],
+  );
   return { state, dispatch, pending, dirty: pending.length > 0 };
 }

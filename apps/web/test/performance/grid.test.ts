@@ -22,6 +22,7 @@ const row = (
   performanceCode: string | null = null,
 ): PerformanceRow => ({
   performanceCode,
+  version: performanceCode ? 4 : null,
   employeeCode,
   employeeId: employeeCode,
   employeeName: employeeCode,
@@ -69,6 +70,7 @@ describe('drafts', () => {
         performanceCode: 'P1',
         employeeCode: 'E1',
         date: '2024-03-05',
+        version: 4,
         performancePerSkill: [
           { skillCode: 'S1', pointsEarned: '1', totalPoints: 10 },
           { skillCode: 'S2', pointsEarned: '', totalPoints: 10 },
@@ -78,12 +80,23 @@ describe('drafts', () => {
       {
         employeeCode: 'E2',
         date: '2024-03-05',
+        version: null,
         performancePerSkill: [
           { skillCode: 'S1', pointsEarned: '', totalPoints: 10 },
           { skillCode: 'S2', pointsEarned: '0', totalPoints: 10 },
           { skillCode: 'S3', pointsEarned: '', totalPoints: 10 },
         ],
       },
+    ]);
+  });
+
+  it('name the version of the row as the user first saw it, not of a row loaded since', () => {
+    const d = withCell(withCell(none, 'E1', 'S1', '2'), 'E3', 'S1', '2');
+    // E1 was typed in at version 3; the row on screen has been loaded again since, at 4.
+    const bases = new Map([['E1', { version: 3, scores: new Map() }]]);
+    expect(changedRows(rows, d, bases).map((r) => [r.employeeCode, r.version])).toEqual([
+      ['E1', 3],
+      ['E3', 4],
     ]);
   });
 });
@@ -103,6 +116,16 @@ describe('pasting a block copied from a spreadsheet', () => {
     const drafts = applyPaste(none, plan);
     expect(plan.cells).toHaveLength(2);
     expect(plan.rejected).toBe(2);
+    // The rows written to, as on screen: their base if they had none.
+    expect([...plan.bases.keys()]).toEqual(['E2', 'E3']);
+    expect(plan.bases.get('E3')).toEqual({
+      version: 4,
+      scores: new Map([
+        ['S1', 10],
+        ['S2', 0],
+        ['S3', 5],
+      ]),
+    });
     expect(cellText(drafts, rows[1], 1)).toBe('4');
     expect(cellText(drafts, rows[1], 2)).toBe('');
     expect(cellText(drafts, rows[2], 1)).toBe('');

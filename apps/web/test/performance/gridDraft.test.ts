@@ -1,6 +1,6 @@
 import { type PerformanceRow, SCORE_MESSAGE } from '@wfc/contract';
 import { describe, expect, it } from 'vitest';
-import { changedRows, parseBlock, planPaste } from '../../src/performance/grid';
+import { changedRows, parseBlock, planPaste, rowBase } from '../../src/performance/grid';
 import {
   type GridDraftAction,
   type GridDraftState,
@@ -10,6 +10,7 @@ import {
 
 const row = (employeeCode: string, scores: (number | null)[]): PerformanceRow => ({
   performanceCode: null,
+  version: null,
   employeeCode,
   employeeId: employeeCode,
   employeeName: employeeCode,
@@ -26,6 +27,7 @@ const input = (employeeCode: string, skillCode: string, text: string): GridDraft
   employeeCode,
   skillCode,
   text,
+  base: rowBase(ROWS.find((r) => r.employeeCode === employeeCode) ?? row(employeeCode, [])),
 });
 const draftOf = (state: GridDraftState, employeeCode: string, skillCode: string) =>
   state.drafts.get(employeeCode)?.get(skillCode);
@@ -111,5 +113,94 @@ describe('grid draft reducer', () => {
     expect(moved.cellErrors.size).toBe(0);
     // Nothing to drop: the same state, so nothing re-renders.
     expect(gridDraftReducer(moved, { type: 'queryChanged' })).toBe(moved);
+  });
+});
+
+describe('grid draft reducer: a save refused as stale', () => {
+  // EMP-1 was loaded at [7, empty]; someone else then saved [3, 4] as version 2.
+  const theirs: PerformanceRow = { ...row('EMP-1', [3, 4]), performanceCode: 'PERF-1', version: 2 };
+  const typed = () =>
+    run(
+      { type: 'edit' },
+      input('EMP-1', 'SKILL-0', '9'),
+      input('EMP-1', 'SKILL-1', '4'),
+      input('EMP-2', 'SKILL-0', '1'),
+    );
+
+  it('keeps the row as it was first seen as its base, whatever is typed after', () => {
+    const state = typed();
+    expect(state.bases.get('EMP-1')).toEqual(rowBase(ROWS[0]!));
+    const later = gridDraftReducer(state, {
+      ...input('EMP-1', 'SKILL-1', '2'),
+      base: rowBase(theirs),
+    } as GridDraftAction);
+    expect(later.bases).toBe(state.bases);
+  });
+
+  it('merges the current rows, marks the cells both changed, and says so', () => {
+    const state = gridDraftReducer(
+      { ...typed(), cellErrors: new Map([['EMP-2|SKILL-0', 'Too high']]) },
+      { type: 'stale', message: 'Scores of EMP-1 were changed by ann', current: [theirs] },
+    );
+    expect(state.stale).toBe('Scores of EMP-1 were changed by ann');
+    expect(state.conflicts).toEqual(new Map([['EMP-1|SKILL-0', { theirs: 3, mine: 9 }]]));
+    // Both typed 4 into SKILL-1: settled. EMP-2 was not stale: untouched.
+    expect(draftOf(state, 'EMP-1', 'SKILL-1')).toBeUndefined();
+    expect(draftOf(state, 'EMP-2', 'SKILL-0')).toBe('1');
+    expect(state.bases.get('EMP-1')?.version).toBe(2);
+    expect(state.cellErrors.size).toBe(0);
+    expect(changedRows([theirs, ROWS[1]!], state.drafts, state.bases).map((r) => r.version)).toEqual([
+      2,
+      null,
+    ]);
+  });
+
+  it("settles a conflict with their value (the draft goes) or the user's (it stays)", () => {
+    const stale = gridDraftReducer(typed(), { type: 'stale', message: 'm', current: [theirs] });
+    const theirsKept = gridDraftReducer(stale, {
+      type: 'resolve',
+      employeeCode: 'EMP-1',
+      skillCode: 'SKILL-0',
+      choice: 'theirs',
+    });
+    expect(theirsKept.conflicts.size).toBe(0);
+    expect(theirsKept.drafts.has('EMP-1')).toBe(false);
+    expect(theirsKept.announcement).toBe('Their value kept. No conflicts left.');
+    const mineKept = gridDraftReducer(stale, {
+      type: 'resolve',
+      employeeCode: 'EMP-1',
+      skillCode: 'SKILL-0',
+      choice: 'mine',
+    });
+    expect(mineKept.conflicts.size).toBe(0);
+    expect(draftOf(mineKept, 'EMP-1', 'SKILL-0')).toBe('9');
+    expect(mineKept.announcement).toBe('Your value kept. No conflicts left.');
+    // A cell without a conflict: nothing to settle.
+    expect(
+      gridDraftReducer(mineKept, {
+        type: 'resolve',
+        employeeCode: 'EMP-1',
+        skillCode: 'SKILL-0',
+        choice: 'theirs',
+      }),
+    ).toBe(mineKept);
+  });
+
+  it('counts typing or pasting into a conflicting cell as a choice', () => {
+    const stale = gridDraftReducer(typed(), { type: 'stale', message: 'm', current: [theirs] });
+    expect(gridDraftReducer(stale, input('EMP-1', 'SKILL-0', '5')).conflicts.size).toBe(0);
+    const plan = planPaste([theirs], { row: 0, col: 0 }, parseBlock('6'));
+    expect(gridDraftReducer(stale, { type: 'paste', plan }).conflicts.size).toBe(0);
+  });
+
+  it('forgets bases, conflicts and the message with the rows: on another query or after a save', () => {
+    const stale = gridDraftReducer(typed(), { type: 'stale', message: 'm', current: [theirs] });
+    for (const next of [
+      gridDraftReducer(stale, { type: 'queryChanged' }),
+      gridDraftReducer(stale, { type: 'stop' }),
+    ]) {
+      expect(next).toMatchObject({ stale: null });
+      expect(next.bases.size + next.conflicts.size + next.drafts.size).toBe(0);
+    }
   });
 });

@@ -13,6 +13,7 @@ import { ok, reply, stubApi } from '../registry/harness';
 
 const row = (employeeCode: string, scores: (number | null)[]): PerformanceRow => ({
   performanceCode: null,
+  version: null,
   employeeCode,
   employeeId: employeeCode,
   employeeName: employeeCode,
@@ -49,6 +50,7 @@ describe('useGridDraft with the cell handlers', () => {
       {
         employeeCode: 'EMP-2',
         date: '2024-03-05',
+        version: null,
         performancePerSkill: [
           { skillCode: 'SKILL-0', pointsEarned: '', totalPoints: 10 },
           { skillCode: 'SKILL-1', pointsEarned: '4', totalPoints: 10 },
@@ -128,6 +130,7 @@ describe('useSavePerformances', () => {
     client.setQueryData(GRID, { message: 'cached', data: ROWS });
     const onSaved = vi.fn();
     const onRefused = vi.fn();
+    const onStale = vi.fn();
     const result: { current?: ReturnType<typeof useSavePerformances> } = {};
     function Probe() {
       // The grid on screen, so that the save's invalidation fetches it again.
@@ -136,7 +139,7 @@ describe('useSavePerformances', () => {
         queryFn: () => api.get('GetPerformances'),
         staleTime: Number.POSITIVE_INFINITY,
       });
-      result.current = useSavePerformances({ onSaved, onRefused });
+      result.current = useSavePerformances({ onSaved, onRefused, onStale });
       return null;
     }
     render(
@@ -144,13 +147,14 @@ describe('useSavePerformances', () => {
         <Probe />
       </QueryClientProvider>,
     );
-    return { calls, onSaved, onRefused, save: () => result.current };
+    return { calls, client, onSaved, onRefused, onStale, save: () => result.current };
   }
 
   const pending = [
     {
       employeeCode: 'EMP-2',
       date: '2024-03-05',
+      version: null,
       performancePerSkill: [
         { skillCode: 'SKILL-0', pointsEarned: '11', totalPoints: 10 },
         { skillCode: 'SKILL-1', pointsEarned: '4', totalPoints: 10 },
@@ -200,5 +204,29 @@ describe('useSavePerformances', () => {
       expect(error).toHaveBeenLastCalledWith('Network error: the server could not be reached'),
     );
     expect(t.onRefused).toHaveBeenCalledTimes(1);
+  });
+
+  it('on a stale save (409 with the current rows) shows those rows in the grid and hands them over', async () => {
+    const error = vi.spyOn(notify, 'error').mockImplementation(() => undefined);
+    const current: PerformanceRow = { ...row('EMP-2', [3, 8]), performanceCode: 'PERF-2', version: 1 };
+    const message = 'Scores of EMP-2 were changed by ann since you opened this date';
+    const t = renderSave(() => ({ statusCode: 409, message, data: [current] }));
+    act(() => t.save()?.mutate(pending));
+    await waitFor(() => expect(t.save()?.isError).toBe(true));
+    expect(t.onStale).toHaveBeenCalledWith(message, [current]);
+    expect(t.client.getQueryData<{ data: PerformanceRow[] }>(GRID)?.data).toEqual([ROWS[0], current]);
+    // Explained beside the grid rather than in a toast; no cell is refused.
+    expect(error).not.toHaveBeenCalled();
+    expect(t.onRefused).not.toHaveBeenCalled();
+    expect(t.calls.callsTo('GetPerformances')).toHaveLength(0);
+  });
+
+  it('treats any other conflict as a refusal', async () => {
+    const error = vi.spyOn(notify, 'error').mockImplementation(() => undefined);
+    const t = renderSave(() => ({ statusCode: 409, message: 'Something else' }));
+    act(() => t.save()?.mutate(pending));
+    await waitFor(() => expect(t.save()?.isError).toBe(true));
+    expect(error).toHaveBeenCalledWith('Something else');
+    expect(t.onStale).not.toHaveBeenCalled();
   });
 });

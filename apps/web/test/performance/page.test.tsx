@@ -23,6 +23,7 @@ const skills = (scores: (number | null)[]) =>
 const ROWS: PerformanceRow[] = [
   {
     performanceCode: 'PERF-1',
+    version: 2,
     employeeCode: 'EMP-1',
     employeeId: 'E-001',
     employeeName: 'Ann Lee',
@@ -32,6 +33,7 @@ const ROWS: PerformanceRow[] = [
   },
   {
     performanceCode: null,
+    version: null,
     employeeCode: 'EMP-2',
     employeeId: 'E-002',
     employeeName: 'Bo Chan',
@@ -139,6 +141,8 @@ describe('the performance screen', () => {
       expect(body).toEqual({
         'performances[0][employeeCode]': 'EMP-2',
         'performances[0][date]': '2024-03-05',
+        // No saved row was seen: null, which the form encoding sends empty.
+        'performances[0][version]': '',
         'performances[0][performancePerSkill][0][skillCode]': 'SKILL-Accuracy',
         'performances[0][performancePerSkill][0][pointsEarned]': '',
         'performances[0][performancePerSkill][0][totalPoints]': '10',
@@ -214,6 +218,70 @@ describe('the performance screen', () => {
         within(await screen.findByRole('dialog')).getByRole('button', { name: 'Discard changes' }),
       );
       await screen.findByRole('button', { name: 'Edit' });
+    },
+    SCREEN_TEST_TIMEOUT,
+  );
+
+  it(
+    'on a stale save merges the current row, highlights the cell both changed, and saves once it is settled',
+    async () => {
+      const user = userEvent.setup();
+      // Someone else saved Ann Lee meanwhile: Accuracy 7 -> 8, as version 3.
+      const current: PerformanceRow = { ...ROWS[0]!, version: 3, skills: skills([8, null]) };
+      const message =
+        'Scores of Ann Lee were changed by ann at 2024-03-05 10:00:00 UTC since you opened this date';
+      let saves = 0;
+      const api = renderPage(EDITOR, {
+        CreateUpdatePerformances: reply(() =>
+          ++saves === 1
+            ? { statusCode: 409, message, data: [current] }
+            : ok([], 'Performances saved successfully'),
+        ),
+      });
+      await user.click(await screen.findByRole('button', { name: 'Edit' }));
+      await user.clear(cell('Accuracy', 'Ann Lee'));
+      await user.type(cell('Accuracy', 'Ann Lee'), '9');
+      await user.type(cell('Speed', 'Ann Lee'), '5');
+      await user.type(cell('Speed', 'Bo Chan'), '4');
+      await user.click(screen.getByRole('button', { name: 'Save' }));
+
+      const alert = (await screen.findByText(message)).closest('[role="alert"]') as HTMLElement;
+      expect(alert.textContent).toContain('1 cell you both changed is highlighted');
+      const accuracy = cell('Accuracy', 'Ann Lee') as HTMLInputElement;
+      expect(accuracy.value).toBe('9');
+      const describedBy = accuracy.getAttribute('aria-describedby') ?? '';
+      expect(document.getElementById(describedBy)?.textContent).toBe(
+        'Changed by someone else to 8; yours is 9.',
+      );
+      // Cells only this user changed are kept; another row is not touched.
+      expect((cell('Speed', 'Ann Lee') as HTMLInputElement).value).toBe('5');
+      expect((cell('Speed', 'Bo Chan') as HTMLInputElement).value).toBe('4');
+
+      // The cell may be scrolled out of sight: the alert leads to it.
+      await user.click(screen.getByRole('button', { name: 'Go to the highlighted cell' }));
+      expect(document.activeElement).toBe(accuracy);
+
+      // Not while a conflict is open.
+      await user.click(screen.getByRole('button', { name: 'Save' }));
+      await screen.findByText('Choose their value or yours in the highlighted cell before saving.');
+      expect(api.callsTo('CreateUpdatePerformances')).toHaveLength(1);
+
+      await user.click(screen.getByRole('button', { name: 'Theirs: 8, for Accuracy score for Ann Lee' }));
+      expect(accuracy.value).toBe('8');
+      expect(accuracy.getAttribute('aria-describedby')).toBeNull();
+      expect(alert.textContent).toContain('Check the scores and save again.');
+      expect(screen.queryByRole('button', { name: /Go to the/ })).toBeNull();
+      await user.click(screen.getByRole('button', { name: 'Save' }));
+      await screen.findByText('Performances saved successfully');
+      expect(api.lastCallTo('CreateUpdatePerformances')?.body).toMatchObject({
+        'performances[0][employeeCode]': 'EMP-1',
+        'performances[0][version]': '3',
+        'performances[0][performancePerSkill][0][pointsEarned]': '8',
+        'performances[0][performancePerSkill][1][pointsEarned]': '5',
+        'performances[1][employeeCode]': 'EMP-2',
+        'performances[1][version]': '',
+      });
+      expect(screen.queryByText(message)).toBeNull();
     },
     SCREEN_TEST_TIMEOUT,
   );

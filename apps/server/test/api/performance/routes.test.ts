@@ -62,6 +62,7 @@ describe('GetPerformances', () => {
     const aaron = body.data[1] as PerformanceRow;
     expect(aaron).toEqual({
       performanceCode: expect.stringMatching(/^PERF-/),
+      version: 1,
       employeeCode: emp['E-001'],
       employeeId: 'E-001',
       employeeName: 'Aaron Berg',
@@ -75,6 +76,7 @@ describe('GetPerformances', () => {
     });
     const dan = body.data[4] as PerformanceRow;
     expect(dan.performanceCode).toBeNull();
+    expect(dan.version).toBeNull();
     expect(dan.skills.map((s) => s.score)).toEqual([null, null, null]);
     expect(dan.total).toEqual({ daily: null, monthly: null, yearly: null });
   });

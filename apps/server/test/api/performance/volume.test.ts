@@ -51,7 +51,8 @@ const expectedDaily = (i: number) => {
 
 describe('a whole company at once', () => {
   it('saves 20,000 cells in one request (a body over the general 1 MB limit), then reads, sorts and exports them', async () => {
-    const rows = employeeCodes.map((code, i) => submission(code, DAY, cells(i)));
+    // Version null: the grid saw no saved row, so each must still be missing (none is).
+    const rows = employeeCodes.map((code, i) => ({ ...submission(code, DAY, cells(i)), version: null }));
     const payload = JSON.stringify({ performances: rows });
     expect(payload.length).toBeGreaterThan(1024 * 1024);
 
@@ -99,17 +100,25 @@ describe('a whole company at once', () => {
     const codes = base.flatMap((b) => (b.performanceCode ? [b.performanceCode] : []));
     expect(report).toEqual(assembleRows(base, await listSkills(db), await listScores(db, codes)));
 
-    // Saving the same values again changes nothing, so nothing is rewritten or audited.
+    // Saving the same values again changes nothing, so nothing is rewritten or audited. Without
+    // versions: not checked (with null, every row would now be stale).
+    const unversioned = rows.map(({ version: _, ...row }) => row);
     started = performance.now();
-    expect((await t.postJson('CreateUpdatePerformances', { performances: rows }, admin)).statusCode).toBe(
-      200,
-    );
+    expect(
+      (await t.postJson('CreateUpdatePerformances', { performances: unversioned }, admin)).statusCode,
+    ).toBe(200);
     const resaveMs = performance.now() - started;
 
-    // Every third row clears one cell and changes another, across the chunks a save works in.
-    const edited = employeeCodes.map((code, i) =>
-      submission(code, DAY, i % 3 ? cells(i) : { ...cells(i), [skillCodes[1]!]: '', [skillCodes[2]!]: 10 }),
-    );
+    // Every third row clears one cell and changes another, across the chunks a save works in; each
+    // row names the version it was read at, as the grid sends it (the unchanged re-save kept 1).
+    const edited = employeeCodes.map((code, i) => ({
+      ...submission(
+        code,
+        DAY,
+        i % 3 ? cells(i) : { ...cells(i), [skillCodes[1]!]: '', [skillCodes[2]!]: 10 },
+      ),
+      version: 1,
+    }));
     started = performance.now();
     expect((await t.postJson('CreateUpdatePerformances', { performances: edited }, admin)).statusCode).toBe(
       200,
@@ -120,6 +129,14 @@ describe('a whole company at once', () => {
       sql`select count(*)::int as n from audits where collection = 'performances' and action = 'UPDATE'`,
     );
     expect(updates!.n).toBe(Math.ceil(EMPLOYEES / 3));
+    const versions = await rowsOf<{ version: number; n: number }>(
+      t.handle.db,
+      sql`select version, count(*)::int as n from performances group by version order by version`,
+    );
+    expect(versions).toEqual([
+      { version: 1, n: EMPLOYEES - Math.ceil(EMPLOYEES / 3) },
+      { version: 2, n: Math.ceil(EMPLOYEES / 3) },
+    ]);
     const rollups = () =>
       rowsOf(
         t.handle.db,

@@ -6,6 +6,8 @@ import {
   rowChange,
   scoresByTitle,
   scoreTotals,
+  staleMessage,
+  staleRows,
 } from '../../../src/performance/batch.ts';
 
 const row = (
@@ -188,5 +190,70 @@ describe('scoreTotals', () => {
       ),
     ).toEqual({ scoreSum: 14, scored: 3 });
     expect(scoreTotals(new Map())).toEqual({ scoreSum: 0, scored: 0 });
+  });
+});
+
+describe('staleRows', () => {
+  const versioned = (employeeCode: string, date: string, version?: number | null) => ({
+    ...row(employeeCode, date, []),
+    ...(version === undefined ? {} : { version }),
+  });
+  const current = new Map([
+    ['E1|2024-01-01', 3],
+    ['E2|2024-01-01', 1],
+  ]);
+
+  it('keeps rows at their current version, rows without a version, and null for rows not saved', () => {
+    expect(
+      staleRows(
+        [
+          versioned('E1', '2024-01-01', 3),
+          versioned('E2', '2024-01-01'),
+          versioned('E3', '2024-01-01', null),
+          versioned('E1', '2024-01-02', null),
+        ],
+        current,
+      ),
+    ).toEqual([]);
+  });
+
+  it('answers rows read at another version, saved meanwhile (null), or not saved at all', () => {
+    const stale = [
+      versioned('E1', '2024-01-01', 2),
+      versioned('E2', '2024-01-01', null),
+      versioned('E3', '2024-01-01', 1),
+    ];
+    expect(staleRows([versioned('E1', '2024-01-02', null), ...stale], current)).toEqual(stale);
+  });
+});
+
+describe('staleMessage', () => {
+  const by = (username: string | null, at = '2026-11-25 08:15:04') => ({ username, at });
+
+  it('names the employees, and the one user who changed them (with the time of a single row)', () => {
+    expect(staleMessage(['Jane Doe'], [by('ann')])).toBe(
+      'Scores of Jane Doe were changed by ann at 2026-11-25 08:15:04 UTC since you opened this date',
+    );
+    expect(staleMessage(['Jane Doe', 'John Roe'], [by('ann'), by('ann')])).toBe(
+      'Scores of Jane Doe and John Roe were changed by ann since you opened this date',
+    );
+  });
+
+  it('says "someone else" when several users, or nobody known, changed them', () => {
+    expect(staleMessage(['A', 'B', 'C'], [by('ann'), by('bob'), by('ann')])).toBe(
+      'Scores of A, B and C were changed by someone else since you opened this date',
+    );
+    expect(staleMessage(['A'], [null])).toBe(
+      'Scores of A were changed by someone else since you opened this date',
+    );
+    expect(staleMessage(['A', 'B'], [by('ann'), null])).toMatch(/by someone else/);
+    expect(staleMessage(['A'], [by(null)])).toMatch(/by someone else/);
+  });
+
+  it('counts the employees past the third', () => {
+    expect(staleMessage(['A', 'B', 'C', 'D'], [])).toMatch(/^Scores of A, B, C and 1 other employee were/);
+    expect(staleMessage(['A', 'B', 'C', 'D', 'E'], [])).toMatch(
+      /^Scores of A, B, C and 2 other employees were/,
+    );
   });
 });

@@ -100,6 +100,28 @@ describe('createUpdatePerformancesSchema', () => {
     });
     expect(parsed.performances[0]!.performancePerSkill).toEqual([{ skillCode: 'S1', pointsEarned: 7 }]);
   });
+
+  it('tells an absent version (not checked) from null or empty (no saved row) and a number', () => {
+    const versionOf = (extra: object) =>
+      createUpdatePerformancesSchema.parse({
+        performances: [{ employeeCode: 'EMP-1', date: '2024-03-05', ...extra }],
+      }).performances[0]!.version;
+    expect(versionOf({})).toBeUndefined();
+    expect(versionOf({ version: undefined })).toBeUndefined();
+    expect(versionOf({ version: null })).toBeNull();
+    expect(versionOf({ version: '' })).toBeNull();
+    expect(versionOf({ version: 3 })).toBe(3);
+    expect(versionOf({ version: ' 12 ' })).toBe(12);
+    for (const version of [0, -2, 1.5, 'x', '1e', true, {}]) {
+      const res = createUpdatePerformancesSchema.safeParse({
+        performances: [{ employeeCode: 'EMP-1', date: '2024-03-05', version }],
+      });
+      expect(
+        res.error?.issues.map((i) => i.path.join('.')),
+        String(version),
+      ).toEqual(['performances.0.version']);
+    }
+  });
 });
 
 describe('formatAverage', () => {

@@ -9,6 +9,7 @@ const skills = [
 
 const row: PerformanceRow = {
   performanceCode: 'P1',
+  version: 3,
   employeeCode: 'E1',
   employeeId: 'E-001',
   employeeName: 'Zoë Ångström',

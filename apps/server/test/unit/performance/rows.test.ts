@@ -3,6 +3,7 @@ import { assembleRows, type BaseRow } from '../../../src/performance/read.ts';
 
 const base = (performanceCode: string | null, employeeCode: string): BaseRow => ({
   performanceCode,
+  version: performanceCode ? 2 : null,
   employeeCode,
   employeeId: employeeCode.toLowerCase(),
   employeeName: `Name ${employeeCode}`,
@@ -26,6 +27,7 @@ describe('assembleRows', () => {
     expect(rows).toEqual([
       {
         performanceCode: 'P1',
+        version: 2,
         employeeCode: 'E1',
         employeeId: 'e1',
         employeeName: 'Name E1',
@@ -38,6 +40,7 @@ describe('assembleRows', () => {
       },
       {
         performanceCode: null,
+        version: null,
         employeeCode: 'E2',
         employeeId: 'e2',
         employeeName: 'Name E2',
