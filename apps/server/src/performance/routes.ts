@@ -260,6 +260,7 @@ export const performanceRoutes: ApiRoute[] = [
     tag: TAG,
     access: canView,
     query: performanceDateQuerySchema,
+    produces: 'text/csv',
     async handler(ctx) {
       // The header and the rows come with one skill list, so their columns cannot disagree.
       const { skills: columns, rows } = await reportOf(ctx.services.db, ctx.query, ctx.query.date);
