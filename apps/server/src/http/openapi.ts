@@ -57,6 +57,12 @@ function errorStatuses(r: ApiRoute): number[] {
   return [...statuses].sort();
 }
 
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  Auth: 'Signing in and out, and the signed-in user',
+  Performances: 'The Performance Snapshot: daily scores per employee and skill, their averages and export',
+  Health: 'Whether the server and its database answer',
+};
+
 function describeAccess(route: ApiRoute): string {
   const a = route.access;
   if (a.kind === 'public') return 'Public.';
@@ -194,7 +200,10 @@ export function buildOpenApi(routes: readonly ApiRoute[]) {
       },
     };
   }
-  const tags = [...new Set(routes.map((r) => r.tag))].map((name) => ({ name }));
+  const tags = [...new Set(routes.map((r) => r.tag))].map((name) => ({
+    name,
+    description: TAG_DESCRIPTIONS[name] ?? `${name}: lists, single records and changes`,
+  }));
   return {
     openapi: '3.1.0',
     info: {
@@ -202,6 +211,7 @@ export function buildOpenApi(routes: readonly ApiRoute[]) {
       version: '1.0.0',
       description: 'Every answer is a JSON envelope whose statusCode equals the HTTP status.',
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      contact: { name: 'Workforce Console administrators' },
     },
     servers: [{ url: '/', description: 'This server' }],
     tags,
