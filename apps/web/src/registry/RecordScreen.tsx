@@ -7,7 +7,7 @@ import { errorMessage } from '../api/client';
 import { PageLoader } from '../ui/PageLoader';
 import { ScreenHeader } from '../ui/ScreenHeader';
 import type { FormMode } from './formValues';
-import { listPath, useBackTarget } from './paths';
+import { type BackTarget, listPath, useBackTarget } from './paths';
 import { type RegistryRecord, useRecordQuery } from './queries';
 
 const VERB: Record<FormMode, string> = { view: 'View', create: 'Create', update: 'Update' };
@@ -21,7 +21,8 @@ export interface RecordFormProps {
   code: string;
   /** The loaded record on view and update. */
   record?: RegistryRecord;
-  back: string;
+  /** Where Back (and a successful save) goes: the screen this one was opened from. */
+  back: BackTarget;
 }
 
 interface Props {
@@ -52,7 +53,7 @@ function LoadedRecord({ def, mode, code, children }: Props & { code: string }) {
     if (record.error) {
       return (
         <Box>
-          <ScreenHeader title={formTitle(def, mode)} back={back} />
+          <ScreenHeader title={formTitle(def, mode)} back={back.to} backState={back.state} />
           <Alert severity="error" role="alert">
             {errorMessage(record.error, def.messages.viewError)}
           </Alert>

@@ -4,25 +4,45 @@ import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import { type FormFieldDef, RESOURCE_BY_KEY, type ResourceDef, subListsOf } from '@wfc/contract';
-import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { useCan } from '../auth/auth';
+import { type BaseSyntheticEvent, useMemo, useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import { useCan, useUnsavedInput } from '../auth/auth';
+import { DiscardDialog } from '../ui/DiscardDialog';
 import { ScreenHeader } from '../ui/ScreenHeader';
+import { useUnsavedChangesGuard } from '../ui/useUnsavedChangesGuard';
 import { bodyResolver } from './bodyResolver';
+import { ConflictPanel } from './ConflictPanel';
+import { comparedFieldsOf, compareFields, type StaleConflict, versionOf } from './conflict';
 import { delegatedField, useDelegator } from './delegation';
+import { stashDraft } from './drafts';
 import { errorAt, GeneralErrors, useServerFieldErrors } from './fieldErrors';
 import { FieldInput } from './fields/FieldInput';
 import { dependentsOf, type FormMode, type FormValues, fieldsFor, initialValues, toBody } from './formValues';
 import { useSaveRecord } from './mutations';
-import { subListPath, useNavigateWithBack, usePreset } from './paths';
+import {
+  type BackState,
+  createPath,
+  subListPath,
+  useDraft,
+  useGoBack,
+  useNavigateWithBack,
+  usePreset,
+} from './paths';
 import { formTitle, type RecordFormProps, RecordScreen } from './RecordScreen';
 import type { Option } from './ResourceSelect';
 import { SubmitRow } from './SubmitRow';
+import { UNSAVED_FORM_TEXT, useApplyDraft } from './unsaved';
+import { useRecordPermissions } from './useRecordPermissions';
 
 interface Props {
   def: ResourceDef;
   mode: FormMode;
 }
+
+/** Only values naming this form's fields are taken. */
+const onlyFields = (values: FormValues, fields: readonly FormFieldDef[]) =>
+  Object.fromEntries(fields.filter((f) => f.name in values).map((f) => [f.name, values[f.name]]));
 
 /** Only presets naming this form's selectors are taken. */
 const pick = (preset: Record<string, Option>, fields: readonly FormFieldDef[]) =>
@@ -49,30 +69,100 @@ function EntityForm({ def, mode, code, record, back }: RecordFormProps) {
   });
 
   const preset = usePreset();
+  const draft = useDraft<FormValues>();
   const delegator = useDelegator(mode, code);
-  const [initial] = useState(() => initialValues(fields, record));
-  const { control, handleSubmit, setError, setValue, formState } = useForm<FormValues>({
-    defaultValues: { ...initial, ...(mode === 'create' ? pick(preset, fields) : {}) },
+  // The record the form stands on: as opened, then theirs once the user takes it or saves over it.
+  const [base, setBase] = useState(record);
+  const initial = useMemo(() => initialValues(fieldsFor(def, mode), base), [def, mode, base]);
+  const [defaults] = useState(() => ({ ...initial, ...(mode === 'create' ? pick(preset, fields) : {}) }));
+  const { control, handleSubmit, setError, setValue, getValues, reset, formState } = useForm<FormValues>({
+    defaultValues: defaults,
     resolver: schema ? bodyResolver<FormValues>(schema, bodyOf) : undefined,
   });
+  // A deleted record created again: what was typed into its form, as this form's unsaved edits.
+  useApplyDraft(
+    mode === 'create' && draft ? { ...defaults, ...onlyFields(draft, fields) } : undefined,
+    reset,
+  );
   const serverErrors = useServerFieldErrors(
     setError,
     fields.map((f) => f.name),
   );
-  const save = useSaveRecord(def, mode, back, { onFieldErrors: serverErrors.show });
-  const subListButtons = useSubListButtons(def, mode, code);
-
-  const submit = handleSubmit(async (values) => {
-    serverErrors.clear();
-    await save(bodyOf(values));
+  const [conflict, setConflict] = useState<StaleConflict | null>(null);
+  // While a conflict shows, the user's values are compared as they type on.
+  useWatch({ control, disabled: !conflict });
+  const guard = useUnsavedChangesGuard(!readOnly && formState.isDirty);
+  useUnsavedInput(!readOnly && formState.isDirty);
+  const save = useSaveRecord(def, mode, back, {
+    onFieldErrors: serverErrors.show,
+    onConflict: setConflict,
+    onSaved: guard.release,
   });
+  const subListButtons = useSubListButtons(def, mode, code);
+  const goBack = useGoBack();
+  const navigate = useNavigate();
+  const allowed = useRecordPermissions(def);
+
+  /** Validates and sends the form, as an update of `version` (the version the form stands on). */
+  const saveAt = (version: number | undefined) =>
+    handleSubmit(async (values) => {
+      serverErrors.clear();
+      await save({ ...bodyOf(values), ...(mode === 'update' ? { version } : {}) });
+    });
+  const submit = (e?: BaseSyntheticEvent) => saveAt(versionOf(base))(e);
+
+  const resolution = conflict && {
+    changes: compareFields(
+      comparedFieldsOf(fields),
+      initial,
+      conflict.theirs ? initialValues(fields, conflict.theirs) : initial,
+      getValues(),
+    ),
+    takeTheirs: () => {
+      if (!conflict.theirs) return;
+      setBase(conflict.theirs);
+      reset(initialValues(fields, conflict.theirs));
+      setConflict(null);
+      serverErrors.clear();
+    },
+    keepMine: () => {
+      if (!conflict.theirs) return;
+      const theirs = conflict.theirs;
+      setBase(theirs);
+      setConflict(null);
+      void saveAt(versionOf(theirs))();
+    },
+    createAgain: () => {
+      guard.release();
+      const state: BackState = { back: back.to, draft: stashDraft(getValues()) };
+      if (back.state) state.backState = back.state;
+      navigate(createPath(def), { state });
+    },
+  };
 
   return (
     <Box>
-      <ScreenHeader title={formTitle(def, mode)} back={back} actions={subListButtons} />
+      <ScreenHeader
+        title={formTitle(def, mode)}
+        back={back.to}
+        backState={back.state}
+        actions={subListButtons}
+      />
       <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 }, maxWidth: 880 }}>
         <Box component="form" noValidate onSubmit={submit} aria-label={formTitle(def, mode)}>
           <Stack spacing={3}>
+            {conflict && resolution && (
+              <ConflictPanel
+                label={def.label}
+                conflict={conflict}
+                changes={resolution.changes}
+                busy={formState.isSubmitting}
+                onTakeTheirs={resolution.takeTheirs}
+                onKeepMine={resolution.keepMine}
+                onCreateAgain={allowed.create ? resolution.createAgain : undefined}
+                onGoBack={() => goBack(back)}
+              />
+            )}
             <GeneralErrors messages={serverErrors.general} />
             {fields.map((field) => (
               <FieldInput
@@ -93,6 +183,12 @@ function EntityForm({ def, mode, code, record, back }: RecordFormProps) {
           </Stack>
         </Box>
       </Paper>
+      <DiscardDialog
+        open={guard.state === 'blocked'}
+        text={UNSAVED_FORM_TEXT}
+        onStay={() => guard.reset?.()}
+        onDiscard={() => guard.proceed?.()}
+      />
     </Box>
   );
 }

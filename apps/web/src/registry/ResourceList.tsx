@@ -15,7 +15,7 @@ import { FilterField } from './FilterField';
 import { recordName } from './format';
 import { fieldsFor, presetFromParent } from './formValues';
 import { nextSort, withKeyword } from './listQuery';
-import { createPath, useBackTarget, useNavigateWithBack, viewPath } from './paths';
+import { type BackTarget, createPath, useBackTarget, useNavigateWithBack, viewPath } from './paths';
 import { type RegistryRecord, type SubListContext, useRecordQuery } from './queries';
 import { RecordTable } from './RecordTable';
 import type { Option } from './ResourceSelect';
@@ -59,7 +59,7 @@ interface ListScreenProps {
   parentCode?: string;
   title: string;
   subtitle?: string;
-  back?: string;
+  back?: BackTarget;
   addPreset?: Record<string, Option>;
 }
 
@@ -85,7 +85,8 @@ function ListScreen({ def, subList, parentCode, title, subtitle, back, addPreset
       <ScreenHeader
         title={title}
         subtitle={subtitle}
-        back={back}
+        back={back?.to}
+        backState={back?.state}
         actions={
           allowed.create ? (
             <Button

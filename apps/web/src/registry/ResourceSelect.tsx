@@ -4,17 +4,19 @@ import InputLabel from '@mui/material/InputLabel';
 import { alpha, useTheme } from '@mui/material/styles';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { type ResourceDef, SELECTOR_PAGE_SIZE } from '@wfc/contract';
-import { type UIEvent, useEffect, useMemo, useState } from 'react';
+import { type KeyboardEvent, type UIEvent, useEffect, useMemo, useRef, useState } from 'react';
 import Select, {
   components,
   type GroupBase,
   type MenuListProps,
   type MultiValue,
+  type SelectInstance,
   type SingleValue,
   type StylesConfig,
 } from 'react-select';
 import { api } from '../api/client';
 import { queryKeys } from '../api/queryKeys';
+import { enterAction, rankOptions } from './optionRanking';
 import type { RegistryRecord } from './queries';
 
 export interface Option {
@@ -99,8 +101,42 @@ function MenuList(props: MenuListProps<Option, boolean, GroupBase<Option>>) {
 }
 
 /**
+ * While another keyword's search runs, its options stay (filtered on the client), but only those
+ * of the same list: another parent's (a cascade's country changed) or flag's are never shown.
+ */
+const sameList = (previous: readonly unknown[] | undefined, next: readonly unknown[]) =>
+  previous !== undefined && JSON.stringify(previous.slice(0, -1)) === JSON.stringify(next.slice(0, -1));
+
+/** Keys that move the highlight: Enter then takes what the user highlighted. */
+const NAVIGATION_KEYS = new Set(['ArrowDown', 'ArrowUp', 'PageDown', 'PageUp']);
+
+/**
+ * The ranked options as objects that keep their identity while what is typed and the best match
+ * stay the same, and get new ones when either changes. react-select keeps its highlight on the
+ * same object across renders: new objects move it back to the first (best) option, stable ones
+ * keep it where the user moved it, also while the next page is appended.
+ */
+function useHighlightReset(ranked: readonly Option[], typed: string, navigated: { current: boolean }) {
+  const copies = useRef({ key: '', byValue: new Map<string, Option>() });
+  return useMemo(() => {
+    const key = `${typed}\u0000${ranked[0]?.value ?? ''}`;
+    if (!navigated.current && copies.current.key !== key) copies.current = { key, byValue: new Map() };
+    const { byValue } = copies.current;
+    return ranked.map((option) => {
+      const known = byValue.get(option.value);
+      if (known && known.label === option.label) return known;
+      const copy = { ...option };
+      byValue.set(option.value, copy);
+      return copy;
+    });
+  }, [ranked, typed, navigated]);
+}
+
+/**
  * A selector over another resource's list: keyword search on the server and the next page of 100
- * appended on reaching the bottom, while fewer than the total are loaded.
+ * appended on reaching the bottom, while fewer than the total are loaded. What is typed filters
+ * and ranks the options already loaded at once (exact, then prefix, then substring matches), while
+ * the server's search runs; Enter never takes an option that does not match what is typed.
  */
 export function ResourceSelect(props: Props) {
   const { source, inputId, label, disabled, parent, listFlag, error, help, isOptionDisabled, onBlur } = props;
@@ -108,21 +144,30 @@ export function ResourceSelect(props: Props) {
   const [opened, setOpened] = useState(false);
   const [input, setInput] = useState('');
   const [keyword, setKeyword] = useState('');
+  const [menuOpen, setMenuOpen] = useState(false);
+  /** An Enter pressed while the search for this text was still running. */
+  const [pendingEnter, setPendingEnter] = useState<string | null>(null);
+  const navigated = useRef(false);
+  const selectRef = useRef<SelectInstance<Option, boolean>>(null);
+  const typed = input.trim();
 
   useEffect(() => {
     const t = setTimeout(() => setKeyword(input.trim()), KEYWORD_DELAY_MS);
     return () => clearTimeout(t);
   }, [input]);
 
+  const queryKey = queryKeys.options.list(
+    source.key,
+    parent?.endpoint ?? source.endpoints.list,
+    parent?.value ?? '',
+    listFlag ?? '',
+    keyword,
+  );
   const options = useInfiniteQuery({
-    queryKey: queryKeys.options.list(
-      source.key,
-      parent?.endpoint ?? source.endpoints.list,
-      parent?.value ?? '',
-      listFlag ?? '',
-      keyword,
-    ),
+    queryKey,
     queryFn: ({ pageParam }) => fetchOptionsPage(source, parent, listFlag, keyword, pageParam),
+    placeholderData: (previous, previousQuery) =>
+      sameList(previousQuery?.queryKey, queryKey) ? previous : undefined,
     initialPageParam: 1,
     getNextPageParam: (last, pages) => {
       const loaded = pages.reduce((n, p) => n + p.options.length, 0);
@@ -134,6 +179,46 @@ export function ResourceSelect(props: Props) {
   });
 
   const loaded = useMemo(() => options.data?.pages.flatMap((p) => p.options) ?? [], [options.data]);
+  // The server has answered for exactly what is typed: its matches (by any field) are the list.
+  // Until then the options loaded for an earlier text are narrowed to those matching this one.
+  const settled = keyword === typed && options.data !== undefined && !options.isPlaceholderData;
+  const ranked = useMemo(() => rankOptions(loaded, typed, settled), [loaded, typed, settled]);
+  const shown = useHighlightReset(ranked, typed, navigated);
+  const searching = !settled && typed !== '';
+  // What Enter may take: a multi-select's menu hides the options already chosen.
+  const chosen = props.isMulti ? props.value : null;
+  const candidates = useMemo(() => {
+    const taken = new Set((chosen ?? []).map((o) => o.value));
+    return shown.filter((o) => !taken.has(o.value) && !isOptionDisabled?.(o));
+  }, [shown, chosen, isOptionDisabled]);
+
+  // An Enter held for the search: once it is in, the best match is taken, if anything matches.
+  useEffect(() => {
+    if (pendingEnter === null) return;
+    if (pendingEnter !== typed) {
+      setPendingEnter(null);
+      return;
+    }
+    const action = enterAction({ typed, settled, navigated: false, shown: candidates });
+    if (action === 'wait') return;
+    setPendingEnter(null);
+    const best = candidates[0];
+    if (action === 'pick' && best) selectRef.current?.selectOption(best);
+  }, [pendingEnter, typed, settled, candidates]);
+
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (NAVIGATION_KEYS.has(e.key)) navigated.current = true;
+    if (e.key !== 'Enter' || !menuOpen || e.nativeEvent.isComposing) return;
+    const action = enterAction({ typed, settled, navigated: navigated.current, shown: candidates });
+    // react-select takes its highlighted option; without one, Enter would submit the form instead.
+    if (action === 'pick' && selectRef.current?.state.focusedOption) return;
+    e.preventDefault();
+    if (action === 'wait') {
+      setPendingEnter(typed);
+      setKeyword(typed);
+    }
+  };
+
   const failed = options.isError ? source.messages.selectorError : undefined;
   const message = error ?? failed;
 
@@ -182,6 +267,7 @@ export function ResourceSelect(props: Props) {
         {label}
       </InputLabel>
       <Select<Option, boolean>
+        ref={selectRef}
         inputId={inputId}
         instanceId={inputId}
         isMulti={props.isMulti}
@@ -193,17 +279,27 @@ export function ResourceSelect(props: Props) {
           else props.onChange((v as SingleValue<Option>) ?? null);
         }}
         onBlur={onBlur}
-        options={loaded}
+        options={shown}
         isOptionDisabled={isOptionDisabled}
         filterOption={null}
         inputValue={input}
         onInputChange={(value, meta) => {
-          if (meta.action === 'input-change' || meta.action === 'set-value' || meta.action === 'menu-close')
+          if (meta.action === 'input-change' || meta.action === 'set-value' || meta.action === 'menu-close') {
+            navigated.current = false;
             setInput(meta.action === 'input-change' ? value : '');
+          }
         }}
-        onMenuOpen={() => setOpened(true)}
+        onKeyDown={onKeyDown}
+        onMenuOpen={() => {
+          setOpened(true);
+          setMenuOpen(true);
+        }}
+        onMenuClose={() => {
+          setMenuOpen(false);
+          setPendingEnter(null);
+        }}
         onMenuScrollToBottom={loadMore}
-        isLoading={options.isFetching}
+        isLoading={options.isFetching || searching}
         noOptionsMessage={failed ? () => failed : undefined}
         components={{ MenuList }}
         menuPortalTarget={typeof document === 'undefined' ? undefined : document.body}

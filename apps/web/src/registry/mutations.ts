@@ -1,11 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { FieldError, ResourceDef } from '@wfc/contract';
 import { useCallback } from 'react';
-import { useNavigate } from 'react-router';
 import { ApiError, api, errorMessage } from '../api/client';
 import { queryKeys } from '../api/queryKeys';
 import { notify } from '../ui/notify';
+import { type StaleConflict, staleConflictOf, versionOf } from './conflict';
 import type { FormMode } from './formValues';
+import { type BackTarget, useGoBack } from './paths';
 import type { RegistryRecord } from './queries';
 
 /** After a write, every list, record and selector may show the changed names. */
@@ -28,18 +29,30 @@ interface SaveOptions {
   multipart?: boolean;
   /** A refusal's field errors, for the form to show beside their fields. */
   onFieldErrors(errors: FieldError[]): void;
+  /**
+   * The record changed or was deleted since the form read it (the update named an old version):
+   * the form shows what happened, in place of the error toast.
+   */
+  onConflict?(conflict: StaleConflict): void;
+  /** Saved: called just before leaving for the back target (the form lets go of its leave guard). */
+  onSaved?(): void;
 }
 
 /**
  * Sends a create or update. Success: the server's message as a toast, then the back target.
- * Failure: the server's message (else the module's default) as a toast, and its field errors
- * handed to the form.
+ * A stale version: the conflict handed to the form. Other failures: the server's message (else
+ * the module's default) as a toast, and its field errors handed to the form.
  *
  * The returned function settles once the outcome has been shown, and never rejects: the toast
  * is the report, and a form's isSubmitting then covers the whole save.
  */
-export function useSaveRecord(def: ResourceDef, mode: FormMode, back: string, options: SaveOptions) {
-  const navigate = useNavigate();
+export function useSaveRecord(
+  def: ResourceDef,
+  mode: FormMode,
+  back: BackTarget | string,
+  options: SaveOptions,
+) {
+  const goBack = useGoBack();
   const invalidate = useInvalidateRegistry();
   const endpoint =
     mode === 'create' ? def.endpoints.create : mode === 'update' ? def.endpoints.update : undefined;
@@ -51,9 +64,17 @@ export function useSaveRecord(def: ResourceDef, mode: FormMode, back: string, op
     onSuccess: (res) => {
       notify.success(res.message || (mode === 'create' ? def.messages.created : def.messages.updated));
       void invalidate();
-      navigate(back);
+      options.onSaved?.();
+      goBack(typeof back === 'string' ? { to: back } : back);
     },
     onError: (err) => {
+      const conflict = staleConflictOf(err);
+      if (conflict && options.onConflict) {
+        // Lists and views show the record as it now stands.
+        void invalidate();
+        options.onConflict(conflict);
+        return;
+      }
       notify.error(
         errorMessage(err, mode === 'create' ? def.messages.failedCreate : def.messages.failedUpdate),
       );
@@ -68,21 +89,35 @@ export function useSaveRecord(def: ResourceDef, mode: FormMode, back: string, op
 }
 
 /**
- * Deletes a record. The success toast and `onDeleted` come first; the mutation stays pending
- * until the lists have been fetched again, so the confirmation closes on the updated page.
+ * Deletes a record, naming the version it was read at. The success toast and `onDeleted` come
+ * first; the mutation stays pending until the lists have been fetched again, so the confirmation
+ * closes on the updated page. A stale version goes to `onConflict` (the lists are refreshed), any
+ * other failure is a toast.
  */
-export function useDeleteRecord(def: ResourceDef, onDeleted: () => void) {
+export function useDeleteRecord(
+  def: ResourceDef,
+  onDeleted: () => void,
+  onConflict?: (conflict: StaleConflict) => void,
+) {
   const invalidate = useInvalidateRegistry();
   return useMutation({
     mutationFn: (record: RegistryRecord) => {
       if (!def.endpoints.delete) throw new Error(`${def.label} has no delete endpoint`);
-      return api.post(def.endpoints.delete, { [def.code]: record[def.code] });
+      return api.post(def.endpoints.delete, { [def.code]: record[def.code], version: versionOf(record) });
     },
     onSuccess: async (res) => {
       notify.success(res.message || def.messages.deleted);
       onDeleted();
       await invalidate();
     },
-    onError: (err) => notify.error(errorMessage(err, def.messages.failedDelete)),
+    onError: async (err) => {
+      const conflict = staleConflictOf(err);
+      if (conflict && onConflict) {
+        onConflict(conflict);
+        await invalidate();
+        return;
+      }
+      notify.error(errorMessage(err, def.messages.failedDelete));
+    },
   });
 }

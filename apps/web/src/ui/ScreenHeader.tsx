@@ -9,11 +9,13 @@ interface Props {
   title: string;
   subtitle?: string;
   back?: string;
+  /** The history state Back hands on: the back target's own back target, so Back unwinds at any depth. */
+  backState?: unknown;
   actions?: ReactNode;
 }
 
 /** Title row shared by every registry screen: Back on the left, screen actions on the right. */
-export function ScreenHeader({ title, subtitle, back, actions }: Props) {
+export function ScreenHeader({ title, subtitle, back, backState, actions }: Props) {
   const navigate = useNavigate();
   return (
     <Box
@@ -26,7 +28,11 @@ export function ScreenHeader({ title, subtitle, back, actions }: Props) {
       }}
     >
       {back && (
-        <Button variant="outlined" startIcon={<ArrowBackIcon />} onClick={() => navigate(back)}>
+        <Button
+          variant="outlined"
+          startIcon={<ArrowBackIcon />}
+          onClick={() => navigate(back, backState === undefined ? undefined : { state: backState })}
+        >
           Back
         </Button>
       )}

@@ -1,20 +1,41 @@
 import Box from '@mui/material/Box';
 import Divider from '@mui/material/Divider';
 import Paper from '@mui/material/Paper';
+import { useQueryClient } from '@tanstack/react-query';
 import { PROFILE_PICTURE_REQUIRED, type ProfileRecord } from '@wfc/contract';
-import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { type BaseSyntheticEvent, useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import { queryKeys } from '../../api/queryKeys';
+import { useUnsavedInput } from '../../auth/auth';
+import { DiscardDialog } from '../../ui/DiscardDialog';
+import { notify } from '../../ui/notify';
 import { ScreenHeader } from '../../ui/ScreenHeader';
+import { useUnsavedChangesGuard } from '../../ui/useUnsavedChangesGuard';
 import { bodyResolver } from '../bodyResolver';
+import { ConflictPanel } from '../ConflictPanel';
+import { compareFields, type StaleConflict, versionOf } from '../conflict';
+import { stashDraft } from '../drafts';
 import { errorAt, GeneralErrors, useServerFieldErrors } from '../fieldErrors';
 import { useSaveRecord } from '../mutations';
+import { type BackState, createPath, useDraft, useGoBack } from '../paths';
 import { formTitle, type RecordFormProps } from '../RecordScreen';
 import { SubmitRow } from '../SubmitRow';
+import { UNSAVED_FORM_TEXT, useApplyDraft } from '../unsaved';
+import { useRecordPermissions } from '../useRecordPermissions';
 import { AddressFields } from './AddressFields';
 import { PersonalDetails } from './PersonalDetails';
 import type { ProfileFormParts } from './ProfileLayout';
-import { initialProfileValues, PROFILE_FIELDS, type ProfileValues, profileBody } from './profileValues';
+import {
+  comparableProfile,
+  initialProfileValues,
+  PROFILE_COMPARED,
+  PROFILE_FIELDS,
+  type ProfileValues,
+  profileBody,
+} from './profileValues';
 import { Notifications, SocialLinks } from './SocialAndNotifications';
+import { fetchPicture, PICTURE_FETCH_FAILED } from './useProfilePicture';
 
 interface Props extends RecordFormProps {
   /** The saved picture as a file, so that an unchanged picture still counts as present. */
@@ -22,14 +43,28 @@ interface Props extends RecordFormProps {
   pictureError?: string;
 }
 
+/** The saved picture the form stands on: its thumbnail (which names its version) and its file. */
+interface SavedPicture {
+  thumbnail: string;
+  file: File | null;
+}
+
 /** The profile's view / create / update form: its nested address and its picture. */
 export function ProfileEditor({ def, mode, code, record, back, picture, pictureError }: Props) {
   const readOnly = mode === 'view';
   // An update re-sends the picture only when the user picked another one.
   const [pictureChanged, setPictureChanged] = useState(false);
+  // The record the form stands on: as opened, then theirs once the user takes it or saves over it.
+  const [base, setBase] = useState(record as ProfileRecord | undefined);
+  const [saved, setSaved] = useState<SavedPicture>({
+    thumbnail: base?.profilePicture?.thumbnail ?? '',
+    file: picture,
+  });
+  const [pictureProblem, setPictureProblem] = useState(pictureError);
+  const draft = useDraft<ProfileValues>();
   const schema = mode === 'create' ? def.createSchema : mode === 'update' ? def.updateSchema : undefined;
-  const { control, handleSubmit, setValue, setError, formState } = useForm<ProfileValues>({
-    defaultValues: initialProfileValues(record as ProfileRecord | undefined, picture),
+  const { control, handleSubmit, setValue, setError, getValues, reset, formState } = useForm<ProfileValues>({
+    defaultValues: initialProfileValues(base, picture),
     resolver: schema
       ? bodyResolver<ProfileValues>(
           schema,
@@ -42,13 +77,88 @@ export function ProfileEditor({ def, mode, code, record, back, picture, pictureE
         )
       : undefined,
   });
+  // A deleted profile created again: what was typed into its form, as this form's unsaved edits.
+  useApplyDraft(mode === 'create' ? draft : undefined, reset);
   const serverErrors = useServerFieldErrors(setError, PROFILE_FIELDS);
-  const save = useSaveRecord(def, mode, back, { multipart: true, onFieldErrors: serverErrors.show });
-
-  const submit = handleSubmit(async (values) => {
-    serverErrors.clear();
-    await save(profileBody(values, mode, code, pictureChanged));
+  const [conflict, setConflict] = useState<StaleConflict | null>(null);
+  // While a conflict shows, the user's values are compared as they type on.
+  useWatch({ control, disabled: !conflict });
+  const guard = useUnsavedChangesGuard(!readOnly && (formState.isDirty || pictureChanged));
+  useUnsavedInput(!readOnly && (formState.isDirty || pictureChanged));
+  const save = useSaveRecord(def, mode, back, {
+    multipart: true,
+    onFieldErrors: serverErrors.show,
+    onConflict: setConflict,
+    onSaved: guard.release,
   });
+  const queryClient = useQueryClient();
+  const goBack = useGoBack();
+  const navigate = useNavigate();
+  const allowed = useRecordPermissions(def);
+  const [loadingTheirs, setLoadingTheirs] = useState(false);
+
+  /** Validates and sends the form, as an update of `version` (the version the form stands on). */
+  const saveAt = (version: number | undefined) =>
+    handleSubmit(async (values) => {
+      serverErrors.clear();
+      await save(profileBody(values, mode, code, pictureChanged, mode === 'update' ? version : undefined));
+    });
+  const submit = (e?: BaseSyntheticEvent) => saveAt(versionOf(base))(e);
+
+  /** Their picture as a file: the one in hand when it is the same, else fetched (a failure is told). */
+  const theirPicture = async (theirs: ProfileRecord): Promise<File | null> => {
+    const p = theirs.profilePicture;
+    if (!p) return null;
+    if (p.thumbnail === saved.thumbnail && saved.file) return saved.file;
+    try {
+      const file = await queryClient.fetchQuery({
+        queryKey: queryKeys.registry.profilePicture(p.thumbnail),
+        queryFn: () => fetchPicture(p),
+        staleTime: Number.POSITIVE_INFINITY,
+      });
+      setPictureProblem(undefined);
+      return file;
+    } catch {
+      notify.error(PICTURE_FETCH_FAILED);
+      setPictureProblem(PICTURE_FETCH_FAILED);
+      return null;
+    }
+  };
+
+  const theirs = conflict?.theirs as ProfileRecord | null | undefined;
+  const resolution = conflict && {
+    changes: compareFields(
+      PROFILE_COMPARED,
+      comparableProfile(initialProfileValues(base, saved.file), base),
+      theirs ? comparableProfile(initialProfileValues(theirs), theirs) : {},
+      comparableProfile(getValues(), base, pictureChanged ? getValues().profilePicture : null),
+    ),
+    takeTheirs: async () => {
+      if (!theirs) return;
+      setLoadingTheirs(true);
+      const file = await theirPicture(theirs);
+      setLoadingTheirs(false);
+      setBase(theirs);
+      setSaved({ thumbnail: theirs.profilePicture?.thumbnail ?? '', file });
+      setPictureChanged(false);
+      reset(initialProfileValues(theirs, file));
+      setConflict(null);
+      serverErrors.clear();
+    },
+    keepMine: () => {
+      if (!theirs) return;
+      setBase(theirs);
+      setSaved({ thumbnail: theirs.profilePicture?.thumbnail ?? '', file: null });
+      setConflict(null);
+      void saveAt(versionOf(theirs))();
+    },
+    createAgain: () => {
+      guard.release();
+      const state: BackState = { back: back.to, draft: stashDraft(getValues()) };
+      if (back.state) state.backState = back.state;
+      navigate(createPath(def), { state });
+    },
+  };
 
   const form: ProfileFormParts = {
     control,
@@ -58,15 +168,27 @@ export function ProfileEditor({ def, mode, code, record, back, picture, pictureE
   const title = formTitle(def, mode);
   return (
     <Box>
-      <ScreenHeader title={title} back={back} />
+      <ScreenHeader title={title} back={back.to} backState={back.state} />
       <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 }, maxWidth: 1080 }}>
         <Box component="form" noValidate onSubmit={submit} aria-label={title}>
           <Box sx={{ display: 'flex', flexDirection: 'column', gap: 4 }}>
+            {conflict && resolution && (
+              <ConflictPanel
+                label={def.label}
+                conflict={conflict}
+                changes={resolution.changes}
+                busy={formState.isSubmitting || loadingTheirs}
+                onTakeTheirs={() => void resolution.takeTheirs()}
+                onKeepMine={resolution.keepMine}
+                onCreateAgain={allowed.create ? resolution.createAgain : undefined}
+                onGoBack={() => goBack(back)}
+              />
+            )}
             <GeneralErrors messages={serverErrors.general} />
             <PersonalDetails
               form={form}
               userEditable={mode === 'create'}
-              pictureError={pictureError}
+              pictureError={pictureProblem}
               onPictureChange={() => setPictureChanged(true)}
             />
             <Divider />
@@ -79,6 +201,12 @@ export function ProfileEditor({ def, mode, code, record, back, picture, pictureE
           </Box>
         </Box>
       </Paper>
+      <DiscardDialog
+        open={guard.state === 'blocked'}
+        text={UNSAVED_FORM_TEXT}
+        onStay={() => guard.reset?.()}
+        onDiscard={() => guard.proceed?.()}
+      />
     </Box>
   );
 }

@@ -1,5 +1,6 @@
 import type { ProfileRecord } from '@wfc/contract';
 import type { FieldPath } from 'react-hook-form';
+import type { ComparedField } from '../conflict';
 import type { FormMode } from '../formValues';
 import type { Option } from '../ResourceSelect';
 
@@ -112,6 +113,8 @@ export function profileBody(
   mode: FormMode,
   profileCode: string,
   pictureChanged: boolean,
+  /** On update, the version the form stands on (optimistic concurrency). */
+  version?: number,
 ): Record<string, unknown> {
   const bool = (b: boolean) => (b ? 'true' : 'false');
   const sendPicture = mode === 'create' || pictureChanged;
@@ -138,6 +141,49 @@ export function profileBody(
     },
     ...(mode === 'create'
       ? { userCode: values.userCode?.value ?? '' }
-      : { profileCode, isProfilePictureChanged: bool(pictureChanged) }),
+      : { profileCode, isProfilePictureChanged: bool(pictureChanged), version }),
   };
+}
+
+/** The profile's fields as a conflict compares them, with the form's labels. */
+export const PROFILE_COMPARED: ComparedField[] = [
+  { name: 'profilePicture', label: 'Profile Picture' },
+  { name: 'firstName', label: 'First Name' },
+  { name: 'lastName', label: 'Last Name' },
+  { name: 'dob', label: 'Date of Birth' },
+  { name: 'genderCode', label: 'Gender' },
+  { name: 'phoneNumber', label: 'Phone Number' },
+  { name: 'userCode', label: 'User' },
+  { name: 'address.addressLineOne', label: 'Address Line One' },
+  { name: 'address.addressLineTwo', label: 'Address Line Two' },
+  { name: 'address.countryCode', label: 'Country' },
+  { name: 'address.stateCode', label: 'State' },
+  { name: 'address.cityCode', label: 'City' },
+  { name: 'address.postalCode', label: 'Postal Code' },
+  ...SOCIAL.map((s) => ({ name: `social.${s.name}`, label: s.label })),
+  ...NOTIFICATIONS.map((n) => ({ name: `notification.${n.name}`, label: `${n.label} notifications` })),
+];
+
+/** A saved picture as a conflict compares it: by its thumbnail (which names its version), shown by file name. */
+const savedPicture = (record: ProfileRecord | null | undefined): Option | null =>
+  record?.profilePicture
+    ? { value: record.profilePicture.thumbnail, label: record.profilePicture.filename || 'A picture' }
+    : null;
+
+/**
+ * A profile's form values as a conflict compares them: the picture stands for the saved one,
+ * unless `newPicture` was chosen in the form.
+ */
+export function comparableProfile(
+  values: ProfileValues,
+  record: ProfileRecord | null | undefined,
+  newPicture?: File | null,
+): Record<string, unknown> {
+  const picture = newPicture
+    ? {
+        value: `new:${newPicture.name}:${newPicture.size}:${newPicture.lastModified}`,
+        label: `${newPicture.name} (new)`,
+      }
+    : savedPicture(record);
+  return { ...values, profilePicture: picture };
 }

@@ -7,7 +7,7 @@ import { notify } from '../../ui/notify';
 export const PICTURE_FETCH_FAILED = 'Failed to fetch the file';
 
 /** The saved picture's thumbnail, turned into a file so that an unchanged picture still counts as present. */
-async function fetchPicture(picture: NonNullable<ProfileRecord['profilePicture']>): Promise<File> {
+export async function fetchPicture(picture: NonNullable<ProfileRecord['profilePicture']>): Promise<File> {
   const res = await fetch(assetUrl(picture.thumbnail), { credentials: 'include' });
   if (!res.ok) throw new Error(PICTURE_FETCH_FAILED);
   const blob = await res.blob();
