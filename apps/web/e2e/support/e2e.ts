@@ -61,15 +61,18 @@ export function watchConsole(page: Page): { errors: string[] } {
   return { errors };
 }
 
+/** Server settings a test file may change (`SESSION_IDLE_MINUTES`, ...); the built app is always served. */
+export type ServerOverrides = NonNullable<Parameters<typeof createTestApp>[0]>;
+
 /**
  * The real server, in-process on a random port, over a fresh database and the built web app,
  * plus a headless Chromium. One per test file; `close` releases everything.
  */
-export async function startE2E(): Promise<E2E> {
+export async function startE2E(overrides: ServerOverrides = {}): Promise<E2E> {
   if (!existsSync(join(WEB_DIST, 'index.html'))) {
     throw new Error(`No built web app in ${WEB_DIST}: run \`npm run build -w @wfc/web\` first`);
   }
-  const server = await createTestApp({ WEB_DIST });
+  const server = await createTestApp({ ...overrides, WEB_DIST });
   const address = await server.app.listen({ port: 0, host: '127.0.0.1' });
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
@@ -152,7 +155,7 @@ export async function startE2E(): Promise<E2E> {
 }
 
 /** One server and browser for the file's tests: started before them, closed after them. */
-export const sharedE2E = () => sharedFixture(startE2E);
+export const sharedE2E = (overrides: ServerOverrides = {}) => sharedFixture(() => startE2E(overrides));
 
 /** Readable one-line-per-node summary for assertion messages. */
 export function describeViolations(violations: AxeViolation[]): string {

@@ -49,14 +49,47 @@ export function errorMessage(err: unknown, fallback: string): string {
   return fallback;
 }
 
-type Listener = (status: number) => void;
+/** Which call an answer belongs to, and when (this browser's clock) it was sent. */
+export interface CallInfo {
+  path: string;
+  startedAt: number;
+}
+
+type Listener = (status: number, call: CallInfo) => void;
 const statusListeners = new Set<Listener>();
 
-/** The auth layer subscribes: any 401 clears the user, any 403 goes to /access-denied. */
+/**
+ * Every answer's HTTP status, whoever made the call: the shell goes to /access-denied on a 403,
+ * and the auth layer counts each 200 as activity that extends the session's idle expiry.
+ */
 export function onApiStatus(listener: Listener): () => void {
   statusListeners.add(listener);
   return () => statusListeners.delete(listener);
 }
+
+/**
+ * What becomes of a call answered 401: `fail` rejects it with the ApiError as usual; `retry` sends
+ * it again as it was (the user has signed in again meanwhile); `drop` leaves it pending for good,
+ * so that nothing reports a failure for a screen that is being discarded.
+ */
+export type UnauthorizedOutcome = 'fail' | 'retry' | 'drop';
+export type UnauthorizedHandler = (call: CallInfo) => UnauthorizedOutcome | Promise<UnauthorizedOutcome>;
+
+let unauthorizedHandler: UnauthorizedHandler | null = null;
+
+/**
+ * The auth layer decides what a 401 means (sign out, or hold the call while the user signs in
+ * again in place). One handler at a time; without one, a 401 simply rejects.
+ */
+export function onUnauthorized(handler: UnauthorizedHandler): () => void {
+  unauthorizedHandler = handler;
+  return () => {
+    if (unauthorizedHandler === handler) unauthorizedHandler = null;
+  };
+}
+
+/** A call is sent again at most this often: each replay follows a sign-in, not a loop. */
+export const MAX_REPLAYS = 3;
 
 export type Query = Record<string, string | number | boolean | undefined | null>;
 
@@ -94,7 +127,8 @@ export const assetUrl = (path: string) => (path.startsWith('/') ? `${API_BASE_UR
 const isEnvelope = (body: unknown): body is ApiEnvelope =>
   body !== null && typeof body === 'object' && typeof (body as ApiEnvelope).statusCode === 'number';
 
-async function request<T>(url: string, init: RequestInit): Promise<ApiSuccess<T>> {
+/** One attempt: the HTTP status and the parsed JSON body. */
+async function send(url: string, init: RequestInit): Promise<{ status: number; body: unknown }> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), REQUEST_TIMEOUT_MS);
   let res: Response;
@@ -107,18 +141,30 @@ async function request<T>(url: string, init: RequestInit): Promise<ApiSuccess<T>
   } finally {
     clearTimeout(timer);
   }
-  let body: unknown;
   try {
-    body = await res.json();
+    return { status: res.status, body: await res.json() };
   } catch {
     throw new ApiFetchError('parse', DEFAULT_UNEXPECTED_MESSAGE);
   }
-  // The listeners hear every answer, whoever made the call and whether or not it handles the error.
-  for (const l of statusListeners) l(res.status);
-  // JSON that is no envelope (a proxy's own error page) has no message: each screen shows its own.
-  if (!isEnvelope(body)) throw new ApiError({ statusCode: res.status, message: '' });
-  if (body.statusCode !== 200) throw new ApiError(body);
-  return { message: body.message, data: body.data as T | undefined, total: body.total };
+}
+
+async function request<T>(path: string, url: string, init: RequestInit): Promise<ApiSuccess<T>> {
+  for (let replays = 0; ; replays++) {
+    const call: CallInfo = { path, startedAt: Date.now() };
+    const { status, body } = await send(url, init);
+    // The listeners hear every answer, whoever made the call and whether or not it handles the error.
+    for (const l of statusListeners) l(status, call);
+    if (status === 401 && unauthorizedHandler && replays < MAX_REPLAYS) {
+      // A held call resolves or rejects as its replay does, so its caller never learns of the 401.
+      const outcome = await unauthorizedHandler(call);
+      if (outcome === 'retry') continue;
+      if (outcome === 'drop') return new Promise<never>(() => undefined);
+    }
+    // JSON that is no envelope (a proxy's own error page) has no message: each screen shows its own.
+    if (!isEnvelope(body)) throw new ApiError({ statusCode: status, message: '' });
+    if (body.statusCode !== 200) throw new ApiError(body);
+    return { message: body.message, data: body.data as T | undefined, total: body.total };
+  }
 }
 
 /**
@@ -127,12 +173,12 @@ async function request<T>(url: string, init: RequestInit): Promise<ApiSuccess<T>
  */
 export const api = {
   get<T>(path: string, query?: Query) {
-    return request<T>(apiUrl(path, query), { method: 'GET' });
+    return request<T>(path, apiUrl(path, query), { method: 'GET' });
   },
   /** Form-encoded with bracket keys: the body every endpoint accepts. */
   post<T>(path: string, body: Record<string, unknown> = {}, query?: Query) {
     const form = new URLSearchParams(toBracketPairs(body) as [string, string][]);
-    return request<T>(apiUrl(path, query), {
+    return request<T>(path, apiUrl(path, query), {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
       body: form.toString(),
@@ -142,6 +188,6 @@ export const api = {
   postMultipart<T>(path: string, body: Record<string, unknown>) {
     const form = new FormData();
     for (const [k, v] of toBracketPairs(body)) form.append(k, v);
-    return request<T>(apiUrl(path), { method: 'POST', body: form });
+    return request<T>(path, apiUrl(path), { method: 'POST', body: form });
   },
 };

@@ -1,18 +1,26 @@
 import type { ReactNode } from 'react';
-import { Navigate } from 'react-router';
+import { Navigate, useLocation } from 'react-router';
 import { useAuth, useCan } from './auth';
+import { loginPath, returnTargetFrom } from './returnTarget';
 
-/** Screens behind sign-in; a missing or expired session lands on the login route. */
+/**
+ * Screens behind sign-in; a missing or expired session lands on the login route, which keeps
+ * the page asked for (query and hash included) to return to, unless the user chose to sign out.
+ */
 export function RequireAuth({ children }: { children: ReactNode }) {
-  const { isAuthenticated } = useAuth();
-  if (!isAuthenticated) return <Navigate to="/login" replace />;
+  const { isAuthenticated, signedOutOnPurpose } = useAuth();
+  const { pathname, search, hash } = useLocation();
+  if (!isAuthenticated) {
+    return <Navigate to={signedOutOnPurpose ? '/login' : loginPath(`${pathname}${search}${hash}`)} replace />;
+  }
   return <>{children}</>;
 }
 
-/** The login route is pointless once signed in, so it sends the user home. */
+/** The login route is pointless once signed in: it sends the user to the page asked for, or home. */
 export function RedirectIfAuthenticated({ children }: { children: ReactNode }) {
   const { isAuthenticated } = useAuth();
-  if (isAuthenticated) return <Navigate to="/" replace />;
+  const { search } = useLocation();
+  if (isAuthenticated) return <Navigate to={returnTargetFrom(search)} replace />;
   return <>{children}</>;
 }
 

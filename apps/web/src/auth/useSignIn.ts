@@ -1,10 +1,9 @@
 import { useMutation } from '@tanstack/react-query';
 import type { SessionUser } from '@wfc/contract';
 import { DEFAULT_UNEXPECTED_MESSAGE } from '@wfc/contract/envelope';
-import { useNavigate } from 'react-router';
 import { ApiError, api, errorMessage } from '../api/client';
 import { notify } from '../ui/notify';
-import { useAuth } from './auth';
+import { useSessionControl } from './auth';
 
 export const LOGIN_SUCCESS = 'Logged in successfully';
 export const LOGIN_FAILURE = 'Failed to login';
@@ -14,21 +13,28 @@ export interface Credentials {
   password: string;
 }
 
-/** POST /api/login; the signed-in user is kept, and the visitor goes home. */
+/** POST /api/login, answered with the signed-in user (and the session's timing) or thrown. */
+export async function requestSignIn(credentials: Credentials) {
+  const sentAt = Date.now();
+  const res = await api.post<SessionUser>('login', { ...credentials });
+  // A sign-in that names nobody cannot be acted on: it is reported like a refusal.
+  if (!res.data) throw new ApiError({ statusCode: 200, message: res.message });
+  return { user: res.data, message: res.message, sentAt };
+}
+
+/**
+ * POST /api/login; the signed-in user is kept. The login route's guard (RedirectIfAuthenticated)
+ * then sends the visitor to the page named by the login URL's `next` (when it is a page of this
+ * console), else home: one navigation only, as a second one racing it could interrupt the
+ * loading of the registry screens and end on the catch-all route.
+ */
 export function useSignIn() {
-  const { setUser } = useAuth();
-  const navigate = useNavigate();
+  const { signedIn } = useSessionControl();
   return useMutation({
-    mutationFn: async (credentials: Credentials) => {
-      const res = await api.post<SessionUser>('login', { ...credentials });
-      // A sign-in that names nobody cannot be acted on: it is reported like a refusal.
-      if (!res.data) throw new ApiError({ statusCode: 200, message: res.message });
-      return { user: res.data, message: res.message };
-    },
-    onSuccess: ({ user, message }) => {
-      setUser(user);
+    mutationFn: requestSignIn,
+    onSuccess: ({ user, message, sentAt }) => {
+      signedIn(user, sentAt);
       notify.success(message || LOGIN_SUCCESS);
-      navigate('/', { replace: true });
     },
     onError: (err) => {
       if (err instanceof ApiError) {

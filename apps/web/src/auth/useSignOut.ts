@@ -16,7 +16,7 @@ export function useSignOut(): { signOut: () => void; signingOut: boolean } {
     mutationFn: () => api.get('logout'),
     onSuccess: (res) => {
       notify.success(res.message || SIGN_OUT_SUCCESS);
-      clear();
+      clear('signedOut');
       navigate('/login', { replace: true });
     },
     onError: (err) => {

@@ -2,10 +2,11 @@ import Box from '@mui/material/Box';
 import Container from '@mui/material/Container';
 import LinearProgress from '@mui/material/LinearProgress';
 import { useQueryClient } from '@tanstack/react-query';
-import { Suspense, useEffect } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { Outlet, useLocation, useNavigate, useNavigation, useNavigationType } from 'react-router';
 import { onApiStatus } from '../api/client';
 import { useAuth } from '../auth/auth';
+import { SessionRecovery, useDiscardingScreen } from '../auth/SessionRecovery';
 import { PageLoader } from '../ui/PageLoader';
 import { Footer } from './Footer';
 import { Header } from './Header';
@@ -24,13 +25,19 @@ function useForbiddenRedirect() {
   );
 }
 
-/** Cached answers belong to the user who fetched them; none may outlive a sign-out. */
+/**
+ * Cached answers belong to the user who fetched them; none may outlive a sign-out, nor be shown
+ * to another user signed in meanwhile (in another tab, or in the sign-in dialog).
+ */
 function useForgetDataOnSignOut() {
   const { user } = useAuth();
   const queryClient = useQueryClient();
+  const userCode = user?.userCode ?? null;
+  const previous = useRef(userCode);
   useEffect(() => {
-    if (!user) queryClient.clear();
-  }, [user, queryClient]);
+    if (!userCode || userCode !== previous.current) queryClient.clear();
+    previous.current = userCode;
+  }, [userCode, queryClient]);
 }
 
 function useScreenChrome() {
@@ -89,6 +96,9 @@ export function AppShell() {
   useForgetDataOnSignOut();
   useScreenChrome();
   const navigation = useNavigation();
+  // While another user's sign-in discards the screen, it is taken away first: its drafts and its
+  // guards against leaving go with it, and the app then goes home.
+  const discarding = useDiscardingScreen();
   return (
     <Box sx={{ minHeight: '100dvh', display: 'flex', flexDirection: 'column' }}>
       <SkipLink />
@@ -101,12 +111,11 @@ export function AppShell() {
       )}
       <Box component="main" id="main-content" tabIndex={-1} sx={{ flex: 1, outline: 'none' }}>
         <Container maxWidth="xl" sx={{ py: { xs: 3, md: 5 } }}>
-          <Suspense fallback={<PageLoader />}>
-            <Outlet />
-          </Suspense>
+          <Suspense fallback={<PageLoader />}>{discarding ? <PageLoader /> : <Outlet />}</Suspense>
         </Container>
       </Box>
       <Footer />
+      <SessionRecovery />
     </Box>
   );
 }
