@@ -54,6 +54,7 @@ function errorStatuses(r: ApiRoute): number[] {
   if (r.path.includes(':')) statuses.add(404);
   // Wrong credentials are a 401 even though signing in needs no session.
   if (r.path === 'login') statuses.add(401).add(429);
+  for (const status of Object.keys(r.answers ?? {})) statuses.add(Number(status));
   return [...statuses].sort();
 }
 
@@ -62,6 +63,13 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Performances: 'The Performance Snapshot: daily scores per employee and skill, their averages and export',
   Health: 'Whether the server and its database answer',
 };
+
+/** The shared description of a refusal, or the route's own meaning of it. */
+function errorResponse(r: ApiRoute, status: number) {
+  const own = r.answers?.[status];
+  if (own === undefined) return { $ref: `#/components/responses/Error${status}` };
+  return { description: own, content: { 'application/json': { schema: ref('ErrorEnvelope') } } };
+}
 
 function describeAccess(route: ApiRoute): string {
   const a = route.access;
@@ -107,6 +115,7 @@ function successSchema(r: ApiRoute) {
 
 function successContent(r: ApiRoute) {
   if (r.produces === 'text/csv') return { 'text/csv': { schema: { type: 'string' } } };
+  if (r.produces === 'text/plain') return { 'text/plain': { schema: { type: 'string' } } };
   if (r.produces === 'image/*') {
     return Object.fromEntries(
       ['image/webp', 'image/jpeg', 'image/png'].map((t) => [
@@ -146,9 +155,16 @@ function queryParameters(r: ApiRoute) {
   }));
 }
 
-/** The call's name: its path, less any path parameters; a second method on one path says so. */
+/**
+ * The call's name: its path less any path parameters (`health/live` is `healthLive`); a second
+ * method on one path says which it is.
+ */
 function operationId(r: ApiRoute, taken: Set<string>) {
-  const name = r.path.split('/')[0] ?? r.path;
+  const name = r.path
+    .split('/')
+    .filter((segment) => !segment.startsWith(':'))
+    .map((segment, i) => (i === 0 ? segment : segment.charAt(0).toUpperCase() + segment.slice(1)))
+    .join('');
   const id = taken.has(name) ? `${name}${r.method === 'GET' ? 'Get' : 'Post'}` : name;
   taken.add(id);
   return id;
@@ -192,9 +208,7 @@ export function buildOpenApi(routes: readonly ApiRoute[]) {
           : {}),
         responses: {
           200: { description: 'Done', content: successContent(r) },
-          ...Object.fromEntries(
-            errorStatuses(r).map((status) => [status, { $ref: `#/components/responses/Error${status}` }]),
-          ),
+          ...Object.fromEntries(errorStatuses(r).map((status) => [status, errorResponse(r, status)])),
         },
         security: r.access.kind === 'public' ? [] : [{ session: [] }],
       },

@@ -9,8 +9,55 @@ import {
   requiredText,
 } from '../fields.ts';
 import { ALL_PERMISSION_NAMES } from '../permissions.ts';
-import { auditRecordSchema, permissionRecordSchema, roleRecordSchema, userRecordSchema } from '../records.ts';
 import { defineResource, selectField, TIMESTAMP_COLUMNS } from './define.ts';
+import { nullableText, referenceSchema, text, timestamp, versioned } from './record-parts.ts';
+
+export const permissionRefSchema = referenceSchema('permissionCode', 'permissionName');
+
+export const permissionRecordSchema = z.strictObject({
+  permissionCode: text,
+  permissionName: text,
+  permissionDescription: text,
+  createdAt: timestamp,
+});
+
+export const roleRecordSchema = z.strictObject({
+  roleCode: text,
+  roleName: text,
+  roleDescription: nullableText,
+  rolePermissions: z.array(permissionRefSchema),
+  ...versioned,
+});
+
+export const userRecordSchema = z.strictObject({
+  userCode: text,
+  username: text,
+  email: text,
+  role: referenceSchema('roleCode', 'roleName'),
+  ...versioned,
+});
+
+const changeSchema = z.strictObject({ old: z.unknown(), new: z.unknown() });
+
+export const auditRecordSchema = z.strictObject({
+  auditCode: text,
+  action: text,
+  collection: text,
+  before: z.unknown(),
+  after: z.unknown(),
+  changes: z.record(z.string(), changeSchema).nullable(),
+  /** Who acted; a failed sign-in names the username tried, which may belong to nobody. */
+  user: z
+    .strictObject({ userCode: z.string().nullable(), username: z.string().nullable().optional() })
+    .nullable(),
+  createdAt: timestamp,
+});
+
+export type PermissionRef = z.output<typeof permissionRefSchema>;
+export type PermissionRecord = z.output<typeof permissionRecordSchema>;
+export type RoleRecord = z.output<typeof roleRecordSchema>;
+export type UserRecord = z.output<typeof userRecordSchema>;
+export type AuditRecord = z.output<typeof auditRecordSchema>;
 
 export const permissionResource = defineResource({
   key: 'permission',

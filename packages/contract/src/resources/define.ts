@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ALL_PERMISSION_NAMES, type CrudModuleKey, type PermissionName } from '../permissions.ts';
 
 /** Every registry module: the catalogue's CRUD modules, and the two read-only logs. */
@@ -240,6 +240,11 @@ export function defineResource<C extends z.ZodType, U extends z.ZodType, R exten
   spec: ResourceSpec<C, U, R>,
 ): ResourceDef<C, U, R> {
   const actions = new Set<WriteAction>(spec.actions ?? ['create', 'update', 'delete']);
+  // Named for the API description: a component schema that operations refer to, and that a
+  // generated client turns into a named type (`GenderRecord`).
+  if (!z.globalRegistry.has(spec.recordSchema)) {
+    z.globalRegistry.add(spec.recordSchema, { id: `${pascal(spec.label)}Record` });
+  }
   const name = pascal(spec.key);
   const one = upper(spec.key);
   const permissions: ResourcePermissions = {

@@ -1,7 +1,38 @@
 import { z } from 'zod';
 import { codeRef, requiredText } from '../fields.ts';
-import { cityRecordSchema, countryRecordSchema, stateRecordSchema } from '../records.ts';
 import { cascadeFrom, defineResource, selectField, TIMESTAMP_COLUMNS } from './define.ts';
+import { referenceSchema, text, versioned } from './record-parts.ts';
+
+export const countryRecordSchema = z.strictObject({
+  countryCode: text,
+  name: text,
+  iso2: text,
+  iso3: text,
+  ...versioned,
+});
+
+const countryRef = referenceSchema('countryCode', 'name');
+const stateRef = referenceSchema('stateCode', 'name');
+
+export const stateRecordSchema = z.strictObject({
+  stateCode: text,
+  name: text,
+  iso: text,
+  country: countryRef,
+  ...versioned,
+});
+
+export const cityRecordSchema = z.strictObject({
+  cityCode: text,
+  name: text,
+  state: stateRef,
+  country: countryRef,
+  ...versioned,
+});
+
+export type CountryRecord = z.output<typeof countryRecordSchema>;
+export type StateRecord = z.output<typeof stateRecordSchema>;
+export type CityRecord = z.output<typeof cityRecordSchema>;
 
 const letters = (label: string, n: number) =>
   z

@@ -8,7 +8,6 @@ import {
   optionalUrl,
   requiredText,
 } from '../fields.ts';
-import { employeeRecordSchema, profileRecordSchema } from '../records.ts';
 import { userResource } from './access.ts';
 import {
   cascadeFrom,
@@ -19,7 +18,49 @@ import {
   TIMESTAMP_COLUMNS,
 } from './define.ts';
 import { cityResource, countryResource, stateResource } from './geography.ts';
+import { nullableText, referenceSchema, text, versioned } from './record-parts.ts';
 import { departmentResource, genderResource } from './reference.ts';
+
+export const employeeRecordSchema = z.strictObject({
+  employeeCode: text,
+  employeeId: text,
+  name: text,
+  department: referenceSchema('departmentCode', 'name'),
+  joinDate: z.iso.date(),
+  user: referenceSchema('userCode', 'username').nullable(),
+  ...versioned,
+});
+
+export const profileRecordSchema = z.strictObject({
+  profileCode: text,
+  firstName: text,
+  lastName: text,
+  profilePicture: z.strictObject({ thumbnail: text, filename: text, extension: text }).nullable(),
+  dob: z.iso.date(),
+  gender: referenceSchema('genderCode', 'genderName'),
+  phoneNumber: nullableText,
+  address: z.strictObject({
+    addressLineOne: nullableText,
+    addressLineTwo: nullableText,
+    country: referenceSchema('countryCode', 'name').nullable(),
+    state: referenceSchema('stateCode', 'name').nullable(),
+    city: referenceSchema('cityCode', 'name').nullable(),
+    postalCode: nullableText,
+  }),
+  social: z.strictObject({
+    linkedin: nullableText,
+    twitter: nullableText,
+    facebook: nullableText,
+    instagram: nullableText,
+    websitePortfolioUrl: nullableText,
+  }),
+  notification: z.strictObject({ email: z.boolean(), sms: z.boolean(), push: z.boolean() }),
+  user: referenceSchema('userCode', 'username'),
+  ...versioned,
+});
+
+export type EmployeeRecord = z.output<typeof employeeRecordSchema>;
+export type ProfileRecord = z.output<typeof profileRecordSchema>;
 
 const employeeFields = {
   employeeId: z

@@ -1,7 +1,22 @@
 import { z } from 'zod';
 import { codeRef, optionalText, requiredText } from '../fields.ts';
-import { departmentRecordSchema, genderRecordSchema, skillRecordSchema } from '../records.ts';
 import { defineResource, TIMESTAMP_COLUMNS } from './define.ts';
+import { nullableText, text, versioned } from './record-parts.ts';
+
+export const genderRecordSchema = z.strictObject({ genderCode: text, genderName: text, ...versioned });
+
+export const departmentRecordSchema = z.strictObject({ departmentCode: text, name: text, ...versioned });
+
+export const skillRecordSchema = z.strictObject({
+  skillCode: text,
+  title: text,
+  description: nullableText,
+  ...versioned,
+});
+
+export type GenderRecord = z.output<typeof genderRecordSchema>;
+export type DepartmentRecord = z.output<typeof departmentRecordSchema>;
+export type SkillRecord = z.output<typeof skillRecordSchema>;
 
 export const genderCreateSchema = z.object({ genderName: requiredText('Gender name', 100) });
 export const genderUpdateSchema = genderCreateSchema.extend({ genderCode: codeRef('Gender code') });
