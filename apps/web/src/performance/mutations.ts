@@ -3,7 +3,7 @@ import { PERFORMANCE_ENDPOINTS, PERFORMANCE_MESSAGES, type PerformanceRow } from
 import { useNavigate } from 'react-router';
 import { ApiError, type ApiSuccess, api, errorMessage } from '../api/client';
 import { queryKeys } from '../api/queryKeys';
-import { useAuth } from '../auth/auth';
+import { useSessionEnded } from '../auth/auth';
 import { notify } from '../ui/notify';
 import { downloadPerformanceCsv } from './exportCsv';
 import type { SubmissionRow } from './grid';
@@ -61,14 +61,15 @@ export function useSavePerformances({ onSaved, onRefused, onStale }: SaveCallbac
 
 /** Downloads the CSV of every employee matching the query, not only the page on screen. */
 export function useExportCsv() {
-  const { clear: signOutLocally } = useAuth();
+  const sessionEnded = useSessionEnded();
   const navigate = useNavigate();
   return useMutation({
     mutationFn: (query: GridQuery) => downloadPerformanceCsv(query),
     onSuccess: (outcome) => {
       if (outcome.ok) return;
-      // The download bypasses the API client, so its 401 and 403 rules are applied here.
-      if (outcome.status === 401) signOutLocally();
+      // The download bypasses the API client, so its 401 and 403 rules are applied here: an
+      // ended session over unsaved scores asks to sign in again rather than dropping them.
+      if (outcome.status === 401) sessionEnded();
       else if (outcome.status === 403) navigate('/access-denied', { replace: true });
       else notify.error(outcome.message);
     },
