@@ -15,21 +15,24 @@ import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useEffect, useState } from 'react';
 import { NavLink, useLocation } from 'react-router';
-import { useAuth } from '../auth/auth';
+import { useAuth, useCan } from '../auth/auth';
 import { useSignOut } from '../auth/useSignOut';
 import { BRAND_GREEN, BRAND_GREEN_TEXT } from '../theme';
 import { Spinner } from '../ui/Spinner';
 import { Logo } from './Logo';
 import { scrollToHash } from './scroll';
 
-export const MENU_ITEMS = [
+/** The sections; one that needs a permission is shown only to those who may open it. */
+export const MENU_ITEMS: readonly { label: string; to: string; permission?: string }[] = [
   { label: 'Registry', to: '/registry' },
-  { label: 'Performance Snapshot', to: '/performance-snapshot' },
-] as const;
+  { label: 'Performance Snapshot', to: '/performance-snapshot', permission: 'VIEW_PERFORMANCES' },
+];
 
 const MENU_ID = 'primary-menu';
 
 function MenuLinks({ vertical, onNavigate }: { vertical: boolean; onNavigate: () => void }) {
+  const can = useCan();
+  const items = MENU_ITEMS.filter((item) => !item.permission || can(item.permission));
   return (
     <Box
       component="ul"
@@ -42,7 +45,7 @@ function MenuLinks({ vertical, onNavigate }: { vertical: boolean; onNavigate: ()
         gap: vertical ? 0.5 : 1,
       }}
     >
-      {MENU_ITEMS.map((item) => (
+      {items.map((item) => (
         <li key={item.to}>
           <Button
             component={NavLink}

@@ -40,6 +40,13 @@ describe('header', () => {
     ]);
   });
 
+  it('offers Performance Snapshot only to a user who may open it', async () => {
+    renderApp('/registry', { user: sessionUser(['VIEW_GENDERS'], 'registrar') });
+    await openMenu();
+    const menu = screen.getByRole('navigation', { name: 'Main' });
+    expect(within(menu).getAllByRole('link').map((a) => a.textContent)).toEqual(['Registry']);
+  });
+
   it('signs out: disabled and "Signing out" while the call runs, then the login route', async () => {
     const answer = deferred<ApiEnvelope>();
     const app = renderApp('/', { user: admin(), handlers: { logout: answer.promise } });
