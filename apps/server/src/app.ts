@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
@@ -6,13 +7,23 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { sql } from 'drizzle-orm';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+  LogController,
+} from 'fastify';
+import type { DestinationStream } from 'pino';
 import { authRoutes } from './account/routes.ts';
+import type { Config } from './config/config.ts';
 import { BODY_LIMIT, registerBodyParsers } from './http/body.ts';
 import { ApiError } from './http/envelope.ts';
-import { registerErrorHandling } from './http/errors.ts';
+import { pgError, registerErrorHandling } from './http/errors.ts';
+import { metricsRoute } from './http/metrics.ts';
 import { MULTIPART_LIMITS } from './http/multipart.ts';
 import { buildOpenApi } from './http/openapi.ts';
+import { echoRequestIds, REQUEST_ID_HEADER, requestIdFor } from './http/request-id.ts';
 import { API_PREFIX, type ApiRoute, defineRoute, publicAccess, registerApiRoutes } from './http/routes.ts';
 import { API_HEADERS, newNonce, normalisePath, registerSecurity, writeClientError } from './http/security.ts';
 import { performanceRoutes } from './performance/routes.ts';
@@ -38,15 +49,117 @@ const healthRoute = defineRoute({
   },
 });
 
+/** For a process manager's liveness probe: the process answers; nothing else is asked. */
+const liveRoute = defineRoute({
+  method: 'GET',
+  path: 'health/live',
+  summary: 'Whether the server process answers (liveness)',
+  tag: 'Health',
+  access: publicAccess,
+  async handler() {
+    return { message: 'OK' };
+  },
+});
+
+const MIGRATION_JOURNAL = new URL('../drizzle/meta/_journal.json', import.meta.url);
+let shippedMigrations: Promise<readonly string[]> | undefined;
+
+/** The migrations this build carries, as `migrate` reads them: from drizzle-kit's journal, once. */
+const migrationsShipped = () =>
+  (shippedMigrations ??= readFile(MIGRATION_JOURNAL, 'utf8').then(
+    (text) => (JSON.parse(text) as { entries: { tag: string }[] }).entries.map((e) => e.tag),
+    (err: unknown) => {
+      shippedMigrations = undefined;
+      throw err;
+    },
+  ));
+
+const notReady = (message: string) => new ApiError(503, message, undefined, { 'Retry-After': '5' });
+
+/**
+ * For a load balancer's readiness probe: the database answers and holds every migration this
+ * build carries (an instance started against a database another, older build migrated is not).
+ */
+const readyRoute = defineRoute({
+  method: 'GET',
+  path: 'health/ready',
+  summary: 'Whether the server can serve: its database answers and has every migration applied (readiness)',
+  tag: 'Health',
+  access: publicAccess,
+  answers: {
+    503: 'Not ready: the database is unreachable or lacks migrations; see Retry-After',
+  },
+  async handler({ services }) {
+    let applied: Set<string>;
+    try {
+      const res = (await services.db.execute(sql`select tag from schema_migrations`)) as unknown as {
+        rows: { tag: string }[];
+      };
+      applied = new Set(res.rows.map((r) => r.tag));
+    } catch (err) {
+      // 42P01: no such table, so a database that was never migrated.
+      if (pgError(err)?.code === '42P01') {
+        throw notReady('Database migrations not applied');
+      }
+      throw notReady('Database unavailable');
+    }
+    const pending = (await migrationsShipped()).filter((tag) => !applied.has(tag));
+    if (pending.length) throw notReady(`Database migrations not applied: ${pending.length} pending`);
+    return { message: 'Ready' };
+  },
+});
+
 /** Every API route: the one table that the router, the guard tests and OpenAPI all read. */
 export const allRoutes = (): ApiRoute[] => [
   ...authRoutes,
   ...registryRoutes(),
   ...performanceRoutes,
   healthRoute,
+  liveRoute,
+  readyRoute,
+  metricsRoute,
 ];
 
-export async function buildApp(services: Services): Promise<FastifyInstance> {
+/**
+ * Log lines: readable and coloured (pino-pretty) when stdout is a terminal, JSON lines otherwise;
+ * into `stream` instead when given (tests read them). Every line of a request carries its id.
+ */
+function loggerOptions(config: Config, stream?: DestinationStream): FastifyServerOptions['logger'] {
+  const common = {
+    level: config.LOG_LEVEL,
+    redact: {
+      paths: [
+        'req.headers.cookie',
+        'req.headers.authorization',
+        'res.headers["set-cookie"]',
+        '*.password',
+        'password',
+      ],
+      censor: '[redacted]',
+    },
+  };
+  if (stream) return { ...common, stream };
+  if (!process.stdout.isTTY || config.LOG_LEVEL === 'silent') return common;
+  return {
+    ...common,
+    transport: {
+      target: 'pino-pretty',
+      options: {
+        colorize: true,
+        translateTime: 'SYS:HH:MM:ss.l',
+        ignore: 'pid,hostname,requestId',
+        messageFormat: '{if requestId}[{requestId}] {end}{msg}',
+      },
+    },
+  };
+}
+
+export interface AppOptions {
+  /** Where log lines go instead of stdout, as JSON lines. */
+  logStream?: DestinationStream;
+}
+
+export async function buildApp(services: Services, options: AppOptions = {}): Promise<FastifyInstance> {
   const { config } = services;
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
@@ -55,13 +168,18 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     requestTimeout: 60_000,
     // Every spelling of a path is routed, checked and logged as one.
     rewriteUrl: (req) => normalisePath(req.url ?? '/'),
+    // The client's (or proxy's) X-Request-Id when well formed, else a new UUID: in every log line
+    // of the request, in its answer and in the audit entries it makes.
+    genReqId: (req) => requestIdFor(req.headers['x-request-id']),
+    logController: new LogController({ requestIdLogLabel: 'requestId' }),
     // The router's own refusals (an over-long path parameter, a malformed URL) in the envelope.
-    frameworkErrors: (err, _req, reply: FastifyReply) => {
+    frameworkErrors: (err, req, reply: FastifyReply) => {
       const status = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
       const message = status === 414 ? 'Request URL is too long' : 'Malformed request URL';
       return reply
         .code(status)
         .headers(API_HEADERS)
+        .header(REQUEST_ID_HEADER, req.id)
         .send({
           statusCode: status,
           message,
@@ -70,19 +188,11 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     },
     // Refusals Node makes before any request exists (headers too large, a broken request line).
     clientErrorHandler: writeClientError,
-    logger: {
-      level: config.LOG_LEVEL,
-      redact: {
-        paths: [
-          'req.headers.cookie',
-          'req.headers.authorization',
-          'res.headers["set-cookie"]',
-          '*.password',
-          'password',
-        ],
-        censor: '[redacted]',
-      },
-    },
+    logger: loggerOptions(config, options.logStream),
+  });
+  echoRequestIds(app);
+  app.addHook('onResponse', async (req, reply) => {
+    services.metrics.observe(req.method, req.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
   });
   await app.register(cookie);
   await app.register(multipart, { limits: MULTIPART_LIMITS });

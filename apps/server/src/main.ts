@@ -1,12 +1,12 @@
 import { buildApp } from './app.ts';
-import { bootstrap } from './bootstrap.ts';
-import { loadConfig } from './config/config.ts';
+import { adminCreatedMessage, bootstrap } from './bootstrap.ts';
+import { startupConfig } from './config/startup.ts';
 import { openDatabase } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { loadDemoIfWanted } from './seed/demo-start.ts';
 import { makeServices, watchChanges } from './services.ts';
 
-const config = loadConfig();
+const config = startupConfig();
 const handle = await openDatabase({
   databaseUrl: config.DATABASE_URL,
   dataDir: config.DATA_DIR,
@@ -15,11 +15,10 @@ const handle = await openDatabase({
 await migrate(handle.db);
 const boot = await bootstrap(handle.db, config.ADMIN_PASSWORD);
 const app = await buildApp(makeServices(handle.db, config, await watchChanges(handle)));
-if (boot.generatedPassword) {
-  app.log.warn(
-    `Created user 'admin' with the generated password: ${boot.generatedPassword} (shown once; set ADMIN_PASSWORD to choose it)`,
-  );
-}
+const created = adminCreatedMessage(boot);
+// Shown once, whatever LOG_LEVEL says: it is the only way in.
+if (created && ['trace', 'debug', 'info', 'warn'].includes(config.LOG_LEVEL)) app.log.warn(created);
+else if (created) console.log(created);
 await loadDemoIfWanted(handle, config, boot.createdAdmin, app.log);
 
 let stopping = false;

@@ -1,10 +1,12 @@
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import type { SessionPolicy } from './auth/sessions.ts';
 import type { ThrottlePolicy } from './auth/throttle.ts';
 import type { Config } from './config/config.ts';
 import { CHANGES_CHANNEL, TableVersions } from './db/changes.ts';
 import type { Database, DbHandle } from './db/client.ts';
 import { QueryCache, type ReadCheck } from './db/query-cache.ts';
+import { Metrics, type PoolUse } from './http/metrics.ts';
 
 /** What handlers get besides the request: built once per app. */
 export interface Services {
@@ -14,6 +16,8 @@ export interface Services {
   throttlePolicy: ThrottlePolicy;
   /** Reads reused until a table they read changes; reads afresh when changes cannot be seen. */
   cache: QueryCache;
+  /** Counts for `/api/metrics`: requests, sign-ins, and what it reads from the cache and the pool. */
+  metrics: Metrics;
   /** After a write: waits until this instance has seen every change committed so far. */
   settle(): Promise<void>;
   /** Stops watching for changes (the app's onClose). */
@@ -37,6 +41,18 @@ export interface ServiceOptions {
   checkReads?: ReadCheck;
 }
 
+/** The PostgreSQL pool's use, read when metrics are scraped; the embedded database has no pool. */
+function poolUse(db: Database): (() => PoolUse) | undefined {
+  const client = (db as unknown as { $client?: unknown }).$client;
+  if (!(client instanceof pg.Pool)) return undefined;
+  return () => ({
+    total: client.totalCount,
+    idle: client.idleCount,
+    waiting: client.waitingCount,
+    max: client.options.max,
+  });
+}
+
 /** Without a change watch nothing is cached: every read goes to the database. */
 export function makeServices(
   db: Database,
@@ -45,6 +61,11 @@ export function makeServices(
   options: ServiceOptions = {},
 ): Services {
   const versions = changes?.versions;
+  const cache = new QueryCache(
+    config.QUERY_CACHE_MB > 0 ? versions : undefined,
+    config.QUERY_CACHE_MB * 1024 * 1024,
+    options.checkReads,
+  );
   return {
     db,
     config,
@@ -58,11 +79,11 @@ export function makeServices(
       maxPerAccount: config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
       windowMs: config.LOGIN_THROTTLE_MINUTES * 60_000,
     },
-    cache: new QueryCache(
-      config.QUERY_CACHE_MB > 0 ? versions : undefined,
-      config.QUERY_CACHE_MB * 1024 * 1024,
-      options.checkReads,
-    ),
+    cache,
+    metrics: new Metrics({
+      cache: () => ({ ...cache.stats, bytes: cache.size }),
+      pool: poolUse(db),
+    }),
     settle: async () => {
       await versions?.settle((token) => db.execute(sql`select pg_notify(${CHANGES_CHANNEL}, ${token})`));
     },

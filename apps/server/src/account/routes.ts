@@ -1,11 +1,18 @@
-import { sql } from 'drizzle-orm';
+import { type SessionTiming, sessionUserSchema } from '@wfc/contract';
+import { eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { recordAudit } from '../audit/recorder.ts';
 import { burnPasswordCheck, verifyPassword } from '../auth/passwords.ts';
 import { loadSessionUser } from '../auth/session-user.ts';
-import { createSession, revokeSession, sessionCookieOptions } from '../auth/sessions.ts';
+import {
+  createSession,
+  revokeSession,
+  type SessionPolicy,
+  sessionCookieOptions,
+  touchAfterMs,
+} from '../auth/sessions.ts';
 import { attemptSucceeded, beginAttempt, throttleKeys } from '../auth/throttle.ts';
-import { users } from '../db/schema/index.ts';
+import { sessions, users } from '../db/schema/index.ts';
 import { ApiError } from '../http/envelope.ts';
 import { defineRoute, publicAccess, sessionAccess, sessionCookieName } from '../http/routes.ts';
 
@@ -16,6 +23,24 @@ const loginBody = z.object({
 
 const INVALID_LOGIN = 'Invalid username or password';
 
+/**
+ * The session's timing from this moment on, for the browser's idle warning: the same sums the
+ * server makes when it decides whether the session is alive (`sessionAlive`), as durations rather
+ * than times, so that a browser whose clock is off still counts down correctly.
+ */
+export function sessionTiming(
+  policy: SessionPolicy,
+  times: { createdAt: Date; lastSeenAt: Date },
+  now: number,
+): SessionTiming {
+  return {
+    idleMs: Math.floor(policy.idleMs),
+    touchIntervalMs: Math.ceil(touchAfterMs(policy)),
+    idleExpiresInMs: Math.floor(times.lastSeenAt.getTime() + policy.idleMs - now),
+    absoluteExpiresInMs: Math.floor(times.createdAt.getTime() + policy.absoluteMs - now),
+  };
+}
+
 export const authRoutes = [
   defineRoute({
     method: 'POST',
@@ -23,6 +48,7 @@ export const authRoutes = [
     summary: 'Sign in; sets the session cookie and returns the user with its role and permissions',
     tag: 'Auth',
     access: publicAccess,
+    response: sessionUserSchema,
     // Anyone may call it, so nobody may make it read much: a name and a password fit many times over.
     bodyLimit: 16 * 1024,
     body: loginBody,
@@ -31,6 +57,7 @@ export const authRoutes = [
       // Counted before the password is checked: a burst in flight cannot outrun the count.
       const attempt = await beginAttempt(db, throttleKeys(body.username, req.ip), throttlePolicy);
       if (attempt.retryAfter > 0) {
+        services.metrics.signIn('throttled');
         throw new ApiError(429, 'Too many failed sign-in attempts; try again later', undefined, {
           'Retry-After': String(attempt.retryAfter),
         });
@@ -50,6 +77,7 @@ export const authRoutes = [
           after: { username: body.username.slice(0, 100), ip: req.ip },
           actor: user ? { userCode: user.userCode, username: user.username } : null,
         });
+        services.metrics.signIn('failure');
         throw new ApiError(401, INVALID_LOGIN);
       }
       const sessionUser = await db.transaction(async (tx) => {
@@ -72,7 +100,13 @@ export const authRoutes = [
         return loadSessionUser(tx, user.userCode);
       });
       await attemptSucceeded(db, attempt, throttlePolicy);
-      return { message: 'Logged in successfully', data: sessionUser };
+      services.metrics.signIn('success');
+      const now = Date.now();
+      const fresh = { createdAt: new Date(now), lastSeenAt: new Date(now) };
+      return {
+        message: 'Logged in successfully',
+        data: sessionUser && { ...sessionUser, session: sessionTiming(sessionPolicy, fresh, now) },
+      };
     },
   }),
   defineRoute({
@@ -100,13 +134,25 @@ export const authRoutes = [
   defineRoute({
     method: 'GET',
     path: 'GetSession',
-    summary: 'The signed-in user, as the login answer gives it',
+    summary: 'The signed-in user, as the login answer gives it, with the session timing',
     tag: 'Auth',
     access: sessionAccess,
+    response: sessionUserSchema,
     async handler({ session, services }) {
+      const [user, [times]] = await Promise.all([
+        loadSessionUser(services.db, session.userCode),
+        // Read after the request's own touch: the idle expiry this call has just extended.
+        services.db
+          .select({ createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt })
+          .from(sessions)
+          .where(eq(sessions.idHash, session.idHash)),
+      ]);
       return {
         message: 'Session fetched successfully',
-        data: await loadSessionUser(services.db, session.userCode),
+        data:
+          user && times
+            ? { ...user, session: sessionTiming(services.sessionPolicy, times, Date.now()) }
+            : user,
       };
     },
   }),

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { newCode } from '../db/codes.ts';
 import { audits } from '../db/schema/index.ts';
+import { auditContext } from './context.ts';
 import { diff, scrub } from './diff.ts';
 
 export interface AuditActor {
@@ -32,6 +33,8 @@ function auditRow(entry: AuditEntry) {
     changes: diff(before, after),
     userCode: entry.actor?.userCode ?? null,
     username: entry.actor?.username ?? null,
+    // The request the entry was made in (`withAuditContext`), so that its log lines can be found.
+    requestId: auditContext()?.requestId ?? null,
   };
 }
 
@@ -47,10 +50,11 @@ export async function recordAudit(db: Executor, entry: AuditEntry) {
 export async function recordAudits(db: Executor, entries: readonly AuditEntry[]) {
   if (!entries.length) return;
   await db.execute(sql`
-    insert into ${audits} (audit_code, action, collection, record_code, before, after, changes, user_code, username)
+    insert into ${audits} (audit_code, action, collection, record_code, before, after, changes, user_code, username,
+      request_id)
     select x."auditCode", x.action, x.collection, x."recordCode", x.before, x.after, x.changes, x."userCode",
-      x.username
+      x.username, x."requestId"
     from jsonb_to_recordset(${JSON.stringify(entries.map(auditRow))}::jsonb) as x(
       "auditCode" text, action text, collection text, "recordCode" text, before jsonb, after jsonb, changes jsonb,
-      "userCode" text, username text)`);
+      "userCode" text, username text, "requestId" text)`);
 }

@@ -1,11 +1,16 @@
-import { bootstrap } from '../bootstrap.ts';
-import { loadConfig } from '../config/config.ts';
+import { adminCreatedMessage, bootstrap } from '../bootstrap.ts';
+import { startupConfig } from '../config/startup.ts';
 import { openDatabase } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
 
-const config = loadConfig();
+const config = startupConfig();
 const handle = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
-const ran = await migrate(handle.db);
-await bootstrap(handle.db, config.ADMIN_PASSWORD);
-console.log(ran.length ? `Applied: ${ran.join(', ')}` : 'Database is up to date');
-await handle.close();
+try {
+  const ran = await migrate(handle.db);
+  const boot = await bootstrap(handle.db, config.ADMIN_PASSWORD);
+  console.log(ran.length ? `Applied: ${ran.join(', ')}` : 'Database is up to date');
+  const created = adminCreatedMessage(boot);
+  if (created) console.log(created);
+} finally {
+  await handle.close();
+}

@@ -105,15 +105,37 @@ const envSchema = z.object({
     }),
   /** How long SIGTERM waits for in-flight requests before giving up on them. */
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().positive().default(25),
+  /**
+   * The bearer token a Prometheus scraper sends to `/api/metrics`; unset (or empty), the endpoint
+   * answers 404 like any unknown path. Long enough not to be guessed, and sendable in a header.
+   */
+  METRICS_TOKEN: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined)
+    .pipe(
+      z
+        .string()
+        .min(16, 'must be at least 16 characters long')
+        .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')
+        .optional(),
+    ),
 });
 
 export type Config = z.infer<typeof envSchema>;
 
+/** What is wrong with the configuration, one line per problem: printed as it is, never as a stack. */
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
-    throw new Error(`Invalid configuration:\n${lines}`);
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
   }
   return parsed.data;
 }

@@ -28,6 +28,12 @@ export class QueryCache {
   private readonly entries = new Map<string, Entry>();
   private readonly pending = new Map<string, Promise<unknown>>();
   private used = 0;
+  /**
+   * Since the cache was made: reads answered without a query of their own (a kept entry, or a
+   * read of the same key already running) and reads that went to the database (every read while
+   * caching is off or changes cannot be seen). For the metrics.
+   */
+  readonly stats = { hits: 0, misses: 0 };
 
   constructor(
     private readonly versions: TableVersions | undefined,
@@ -40,16 +46,24 @@ export class QueryCache {
     const key = JSON.stringify(parts);
     const read = this.check ? () => (this.check as ReadCheck)(parts, tables, load) : load;
     const stamp = this.versions?.stamp(tables);
-    if (stamp === undefined) return read();
+    if (stamp === undefined) {
+      this.stats.misses++;
+      return read();
+    }
     const hit = this.entries.get(key);
     if (hit?.stamp === stamp) {
+      this.stats.hits++;
       this.entries.delete(key);
       this.entries.set(key, hit);
       return hit.value as T;
     }
     const pendingKey = `${stamp}\u0000${key}`;
     const running = this.pending.get(pendingKey);
-    if (running) return running as Promise<T>;
+    if (running) {
+      this.stats.hits++;
+      return running as Promise<T>;
+    }
+    this.stats.misses++;
     const reading = read().finally(() => this.pending.delete(pendingKey));
     this.pending.set(pendingKey, reading);
     const value = await reading;

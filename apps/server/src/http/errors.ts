@@ -1,6 +1,7 @@
 import { DEFAULT_UNEXPECTED_MESSAGE, type FieldError } from '@wfc/contract';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
+import { withAuditContext } from '../audit/context.ts';
 import { RefusalLimiter, recordRefusal } from '../audit/refusals.ts';
 import type { Services } from '../services.ts';
 import { ApiError, zodFieldErrors } from './envelope.ts';
@@ -113,14 +114,16 @@ async function recordIfRefused(
   if (isRoutine(req, sessionCookieName(services.config.COOKIE_SECURE))) return;
   const session = req.session;
   try {
-    await recordRefusal(services.db, limiter, {
-      status: api.statusCode,
-      reason: api.message,
-      method: req.method,
-      route: (req.routeOptions.url ?? req.url.split('?')[0] ?? '').slice(0, 200),
-      ip: req.ip,
-      actor: session ? { userCode: session.userCode, username: session.username } : null,
-    });
+    await withAuditContext({ requestId: req.id }, () =>
+      recordRefusal(services.db, limiter, {
+        status: api.statusCode,
+        reason: api.message,
+        method: req.method,
+        route: (req.routeOptions.url ?? req.url.split('?')[0] ?? '').slice(0, 200),
+        ip: req.ip,
+        actor: session ? { userCode: session.userCode, username: session.username } : null,
+      }),
+    );
   } catch (err) {
     // The refusal stands whether or not it could be recorded.
     req.log.error({ err }, 'could not record a refused request');

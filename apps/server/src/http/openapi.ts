@@ -61,7 +61,8 @@ function errorStatuses(r: ApiRoute): number[] {
 const TAG_DESCRIPTIONS: Record<string, string> = {
   Auth: 'Signing in and out, and the signed-in user',
   Performances: 'The Performance Snapshot: daily scores per employee and skill, their averages and export',
-  Health: 'Whether the server and its database answer',
+  Health: 'Whether the server answers (live), can serve (ready: database reachable, migrations applied)',
+  Operations: 'Prometheus metrics, for a scraper holding METRICS_TOKEN',
 };
 
 /** The shared description of a refusal, or the route's own meaning of it. */

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodType, z } from 'zod';
+import { withAuditContext } from '../audit/context.ts';
 import type { AuditActor } from '../audit/recorder.ts';
 import { type ActiveSession, resolveSession, sessionCookieOptions } from '../auth/sessions.ts';
 import type { Services } from '../services.ts';
@@ -92,8 +93,13 @@ export interface ApiRoute<
   lookup?: ZodType;
   /** The sort fields a list accepts besides `_id`, for the description. */
   sortFields?: readonly string[];
-  /** A success that is not the JSON envelope: a file download or an image. */
-  produces?: 'text/csv' | 'image/*';
+  /** A success that is not the JSON envelope: a file download, an image or metrics. */
+  produces?: 'text/csv' | 'image/*' | 'text/plain';
+  /**
+   * Refusals this route gives besides those its declaration implies, or with a meaning of its
+   * own, for the API description: status and what it means here.
+   */
+  answers?: Readonly<Partial<Record<number, string>>>;
   /** Returns the envelope's message and data, or nothing when it wrote the reply itself. */
   handler(ctx: ContextFor<A, z.output<B>, z.output<Q>>): Promise<HandlerResult | undefined>;
 }
@@ -181,7 +187,8 @@ export function registerApiRoutes(app: FastifyInstance, routes: readonly ApiRout
         const settles = route.changes ?? route.method === 'POST';
         let result: HandlerResult | undefined;
         try {
-          result = await route.handler(ctx);
+          // Every audit entry the handler records names this request (audit/context.ts).
+          result = await withAuditContext({ requestId: req.id }, () => route.handler(ctx));
         } finally {
           if (settles) await services.settle();
         }

@@ -1,18 +1,17 @@
-import { bootstrap } from '../bootstrap.ts';
-import { loadConfig } from '../config/config.ts';
+import { adminCreatedMessage, bootstrap } from '../bootstrap.ts';
+import { startupConfig } from '../config/startup.ts';
 import { openDatabase } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
 import { DEMO_PASSWORD } from './catalogue.ts';
 import { DEMO_ACCOUNTS, seedDemo } from './demo.ts';
 
-const config = loadConfig();
+const config = startupConfig();
 const handle = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
 try {
   await migrate(handle.db);
   const boot = await bootstrap(handle.db, config.ADMIN_PASSWORD);
-  if (boot.generatedPassword) {
-    console.log(`Created user 'admin' with the generated password: ${boot.generatedPassword}`);
-  }
+  const created = adminCreatedMessage(boot);
+  if (created) console.log(created);
   const started = performance.now();
   const counts = await seedDemo(handle.db);
   console.table(counts);

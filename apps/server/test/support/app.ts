@@ -1,5 +1,5 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { buildApp } from '../../src/app.ts';
+import { type AppOptions, buildApp } from '../../src/app.ts';
 import { bootstrap } from '../../src/bootstrap.ts';
 import { type Config, testConfig } from '../../src/config/config.ts';
 import type { DbHandle } from '../../src/db/client.ts';
@@ -48,7 +48,10 @@ export interface TestApp {
  * Every kept read is checked against the tables its statements really read, so a definition that
  * forgets one fails whichever test reads through it.
  */
-export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+export async function createTestApp(
+  overrides: Partial<Config> = {},
+  appOptions: AppOptions = {},
+): Promise<TestApp> {
   const handle = await freshDatabase();
   await bootstrap(handle.db, ADMIN_PASSWORD);
   const services = makeServices(
@@ -57,7 +60,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     await watchChanges(handle),
     { checkReads: declaredReadsCheck(handle.explain) },
   );
-  const app = await buildApp(services);
+  const app = await buildApp(services, appOptions);
   const violations = describedAnswersOnly(app);
   await app.ready();
 

@@ -130,6 +130,8 @@ export const audits = pgTable(
     // No foreign key: the trail must outlive the user it names.
     userCode: text('user_code'),
     username: text('username'),
+    /** The X-Request-Id of the request that made the entry (as logged); null outside a request. */
+    requestId: text('request_id'),
     createdAt: createdAt(),
   },
   (t) => [

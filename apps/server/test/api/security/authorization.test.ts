@@ -58,7 +58,7 @@ function grantsAndDenials(a: Access): { grants: string[][]; denials: string[][] 
 }
 
 describe('every route declares who may call it', () => {
-  it('has an access rule naming real permissions; only sign-in and the health check are public', () => {
+  it('has an access rule naming real permissions; only sign-in, health and metrics are public', () => {
     expect(routes.length).toBeGreaterThan(60);
     for (const r of routes) {
       expect(['public', 'session', 'any', 'all'], label(r)).toContain(r.access.kind);
@@ -70,6 +70,9 @@ describe('every route declares who may call it', () => {
     expect(routes.filter((r) => r.access.kind === 'public').map(label)).toEqual([
       'POST /api/login',
       'GET /api/health',
+      'GET /api/health/live',
+      'GET /api/health/ready',
+      'GET /api/metrics',
     ]);
   });
 

@@ -231,3 +231,48 @@ describe('session lifecycle', () => {
     }
   });
 });
+
+describe('the session timing told to the browser', () => {
+  const IDLE_MS = IDLE_MINUTES * 60_000;
+  const ABSOLUTE_MS = ABSOLUTE_HOURS * 3_600_000;
+  /** Within `slack` ms below `expected`: the answer is computed a moment before it is read here. */
+  const near = (actual: number, expected: number, slack = 10_000) => {
+    expect(actual).toBeLessThanOrEqual(expected);
+    expect(actual).toBeGreaterThan(expected - slack);
+  };
+
+  it('comes with the sign-in answer: the whole idle window and lifetime ahead', async () => {
+    const res = await signIn(t.app);
+    const { session } = res.json().data;
+    expect(session).toMatchObject({ idleMs: IDLE_MS, touchIntervalMs: 60_000 });
+    near(session.idleExpiresInMs, IDLE_MS);
+    near(session.absoluteExpiresInMs, ABSOLUTE_MS);
+  });
+
+  it('GetSession counts from the last-seen time the server has stored, as its own expiry check does', async () => {
+    const cookie = await t.login();
+    // Seen 30 s ago: within the touch interval, so this call does not move the stored time.
+    await shift(cookie, 'last_seen_at', 30_000);
+    await shift(cookie, 'created_at', 2 * 3_600_000);
+    const quiet = (await t.get('GetSession', cookie)).json().data.session;
+    near(quiet.idleExpiresInMs, IDLE_MS - 30_000);
+    near(quiet.absoluteExpiresInMs, ABSOLUTE_MS - 2 * 3_600_000);
+
+    // Seen 10 minutes ago: this call writes the new last-seen time, and the answer counts from it.
+    await shift(cookie, 'last_seen_at', 10 * 60_000);
+    const touched = (await t.get('GetSession', cookie)).json().data.session;
+    near(touched.idleExpiresInMs, IDLE_MS);
+  });
+
+  it('follows the configured idle window and touch interval', async () => {
+    const short = await buildApp(
+      makeServices(t.handle.db, testConfig({ WEB_DIST: '/nonexistent/', SESSION_IDLE_MINUTES: 1 })),
+    );
+    try {
+      const res = await signIn(short);
+      expect(res.json().data.session).toMatchObject({ idleMs: 60_000, touchIntervalMs: 15_000 });
+    } finally {
+      await short.close();
+    }
+  });
+});

@@ -1,0 +1,1 @@
+ALTER TABLE "audits" ADD COLUMN "request_id" text;

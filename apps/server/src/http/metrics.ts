@@ -1,0 +1,179 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { ApiError } from './envelope.ts';
+import { defineRoute, publicAccess } from './routes.ts';
+
+/** The PostgreSQL pool at one moment. */
+export interface PoolUse {
+  /** Connections open, busy or idle. */
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
+  max: number;
+}
+
+export interface MetricSources {
+  /** The pool's use now; absent for the embedded database, which has no pool. */
+  pool?: () => PoolUse;
+  /** The query cache's counts since it was made (`QueryCache.stats`) and the bytes it holds. */
+  cache: () => { hits: number; misses: number; bytes: number };
+}
+
+export type SignInOutcome = 'success' | 'failure' | 'throttled';
+const SIGN_IN_OUTCOMES: readonly SignInOutcome[] = ['success', 'failure', 'throttled'];
+
+let processRegistry: Registry | undefined;
+
+/**
+ * The process's own metrics (CPU, memory, heap, event loop lag, garbage collection, handles): one
+ * set per process, started by the first scrape, so that apps that are never scraped (tests) start
+ * no monitors.
+ */
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
+type RequestLabels = 'method' | 'route' | 'status';
+
+/** One app's metrics, in a registry of its own: several apps in one process (tests) never mix. */
+export class Metrics {
+  private readonly registry = new Registry();
+  private readonly requests: Counter<RequestLabels>;
+  private readonly durations: Histogram<RequestLabels>;
+  private readonly signIns: Counter<'outcome'>;
+
+  constructor(sources: MetricSources) {
+    const registers = [this.registry];
+    const labelNames = ['method', 'route', 'status'] as const;
+    this.requests = new Counter({
+      name: 'wfc_http_requests_total',
+      help: 'HTTP requests answered, by method, route pattern (never the raw URL; "unmatched" for none) and status',
+      labelNames,
+      registers,
+    });
+    this.durations = new Histogram({
+      name: 'wfc_http_request_duration_seconds',
+      help: 'Time from receiving a request to sending its answer, by method, route pattern and status',
+      labelNames,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    });
+    this.signIns = new Counter({
+      name: 'wfc_sign_ins_total',
+      help: 'Sign-in attempts by outcome: success, failure (wrong name or password) or throttled (429)',
+      labelNames: ['outcome'],
+      registers,
+    });
+    for (const outcome of SIGN_IN_OUTCOMES) this.signIns.inc({ outcome }, 0);
+    const { cache, pool } = sources;
+    new Counter({
+      name: 'wfc_query_cache_hits_total',
+      help: 'Kept reads (list pages, totals) answered without a query of their own',
+      registers,
+      collect() {
+        this.reset();
+        this.inc(cache().hits);
+      },
+    });
+    new Counter({
+      name: 'wfc_query_cache_misses_total',
+      help: 'Kept reads that went to the database (all of them while the cache is off or blind)',
+      registers,
+      collect() {
+        this.reset();
+        this.inc(cache().misses);
+      },
+    });
+    new Gauge({
+      name: 'wfc_query_cache_bytes',
+      help: 'Memory the query cache holds, roughly (QUERY_CACHE_MB is its budget)',
+      registers,
+      collect() {
+        this.set(cache().bytes);
+      },
+    });
+    if (!pool) return;
+    new Gauge({
+      name: 'wfc_db_pool_connections',
+      help: 'Connections of the PostgreSQL pool, by state (busy: running a query or transaction)',
+      labelNames: ['state'],
+      registers,
+      collect() {
+        const use = pool();
+        this.set({ state: 'busy' }, use.total - use.idle);
+        this.set({ state: 'idle' }, use.idle);
+      },
+    });
+    new Gauge({
+      name: 'wfc_db_pool_max_connections',
+      help: 'Size of the PostgreSQL pool (PG_POOL_SIZE)',
+      registers,
+      collect() {
+        this.set(pool().max);
+      },
+    });
+    new Gauge({
+      name: 'wfc_db_pool_waiting_queries',
+      help: 'Queries waiting for a free connection of the PostgreSQL pool',
+      registers,
+      collect() {
+        this.set(pool().waiting);
+      },
+    });
+  }
+
+  /** One answered request; `route` is the matched route's pattern. */
+  observe(method: string, route: string | undefined, status: number, seconds: number) {
+    const labels = { method, route: route ?? 'unmatched', status: String(status) };
+    this.requests.inc(labels);
+    this.durations.observe(labels, seconds);
+  }
+
+  signIn(outcome: SignInOutcome) {
+    this.signIns.inc({ outcome });
+  }
+
+  /** Everything, the process's metrics included, in Prometheus's text format. */
+  async text(): Promise<{ contentType: string; body: string }> {
+    const all = Registry.merge([processMetrics(), this.registry]);
+    return { contentType: all.contentType, body: await all.metrics() };
+  }
+}
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest();
+
+/** Pure: does the Authorization header carry this bearer token? Compared in constant time. */
+export function bearerMatches(header: string | undefined, token: string): boolean {
+  const sent = /^Bearer +(\S+) *$/i.exec(header ?? '')?.[1];
+  return sent !== undefined && timingSafeEqual(sha256(sent), sha256(token));
+}
+
+/**
+ * For a Prometheus scraper holding METRICS_TOKEN. Without the token configured, or with a wrong
+ * one, the answer is the very 404 of an unknown path, so a prober cannot tell metrics are on.
+ */
+export const metricsRoute = defineRoute({
+  method: 'GET',
+  path: 'metrics',
+  summary: 'Prometheus metrics in the text format; send `Authorization: Bearer` with METRICS_TOKEN',
+  tag: 'Operations',
+  access: publicAccess,
+  produces: 'text/plain',
+  answers: {
+    404: 'METRICS_TOKEN is not set, or the bearer token is missing or wrong: the same answer as an unknown path',
+  },
+  async handler({ req, reply, services }) {
+    const token = services.config.METRICS_TOKEN;
+    if (!token || !bearerMatches(req.headers.authorization, token)) {
+      throw new ApiError(404, `No such endpoint: ${req.method} ${req.url.split('?')[0]}`);
+    }
+    const { contentType, body } = await services.metrics.text();
+    await reply.code(200).header('Content-Type', contentType).send(body);
+    return undefined;
+  },
+});

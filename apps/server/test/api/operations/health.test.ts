@@ -1,0 +1,72 @@
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { buildApp } from '../../../src/app.ts';
+import { testConfig } from '../../../src/config/config.ts';
+import { makeServices, watchChanges } from '../../../src/services.ts';
+import { sharedTestApp } from '../../support/app.ts';
+import { freshDatabase } from '../../support/db.ts';
+import { expectEnvelope } from '../../support/envelope.ts';
+import { checkAgainstDescription } from '../../support/openapi-check.ts';
+
+const t = sharedTestApp();
+
+describe('health endpoints', () => {
+  it('live, ready and the combined check answer 200 while all is well, to anyone', async () => {
+    expect(expectEnvelope(await t.get('health/live'), 200)).toEqual({ statusCode: 200, message: 'OK' });
+    expect(expectEnvelope(await t.get('health/ready'), 200)).toEqual({ statusCode: 200, message: 'Ready' });
+    expect(expectEnvelope(await t.get('health'), 200)).toEqual({ statusCode: 200, message: 'OK' });
+  });
+
+  it('ready answers 503 while a migration this build carries is not applied', async () => {
+    const [latest] = (
+      (await t.handle.db.execute(
+        sql`delete from schema_migrations where tag = (select max(tag) from schema_migrations) returning tag`,
+      )) as unknown as { rows: { tag: string }[] }
+    ).rows;
+    try {
+      const res = await t.get('health/ready');
+      expect(expectEnvelope(res, 503).message).toBe('Database migrations not applied: 1 pending');
+      expect(res.headers['retry-after']).toBe('5');
+      // The process itself is fine.
+      expectEnvelope(await t.get('health/live'), 200);
+    } finally {
+      await t.handle.db.execute(sql`insert into schema_migrations (tag) values (${latest!.tag})`);
+    }
+    expectEnvelope(await t.get('health/ready'), 200);
+  });
+});
+
+describe('with the database gone', () => {
+  it('ready and the combined check answer 503; live still answers 200', async () => {
+    // An app of its own, whose database handle is closed under it.
+    const handle = await freshDatabase();
+    const services = makeServices(
+      handle.db,
+      testConfig({ WEB_DIST: '/nonexistent/' }),
+      await watchChanges(handle),
+    );
+    const app = await buildApp(services);
+    try {
+      expect((await app.inject({ method: 'GET', url: '/api/health/ready' })).statusCode).toBe(200);
+      await handle.close();
+      const answers = [];
+      for (const path of ['/api/health/ready', '/api/health', '/api/health/live']) {
+        const res = await app.inject({ method: 'GET', url: path, headers: { 'x-request-id': 'probe-1' } });
+        answers.push([path, res.statusCode, res.json().message]);
+        expect(res.headers['x-request-id']).toBe('probe-1');
+        checkAgainstDescription('GET', path, {
+          statusCode: res.statusCode,
+          contentType: String(res.headers['content-type']),
+          body: res.body,
+        });
+      }
+      expect(answers).toEqual([
+        ['/api/health/ready', 503, 'Database unavailable'],
+        ['/api/health', 503, 'Database unavailable'],
+        ['/api/health/live', 200, 'OK'],
+      ]);
+    } finally {
+      await app.close();
+    }
+  });
+});

@@ -1,0 +1,88 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import pg from 'pg';
+import { type DbHandle, openDatabase } from '../../src/db/client.ts';
+
+const SERVER_SRC = fileURLToPath(new URL('../../src/', import.meta.url));
+/** tsx's loader by its absolute URL, so that a script runs from any working directory. */
+const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+
+export interface ScriptRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs an entry point of the server (`main.ts`, `cli/migrate.ts`, ...) in a child process, as
+ * `npm run` would, with only the variables given (and PATH): nothing of the test's own
+ * environment (DATABASE_URL, INIT_CWD, ...) leaks into it.
+ */
+export function runEntryPoint(
+  script: string,
+  options: { env?: Record<string, string>; cwd?: string } = {},
+): Promise<ScriptRun> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', TSX_LOADER, join(SERVER_SRC, script)],
+      {
+        cwd: options.cwd ?? tmpdir(),
+        env: { PATH: process.env.PATH ?? '', ...options.env },
+        timeout: 120_000,
+      },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
+        resolve({ code, stdout: String(stdout), stderr: String(stderr) });
+      },
+    );
+  });
+}
+
+export interface ScratchDatabase {
+  /** What a child process needs to reach it: DATA_DIR (embedded) or DATABASE_URL. */
+  env: Record<string, string>;
+  /** Opens it from the test; close the handle before a child process opens the embedded one. */
+  open(): Promise<DbHandle>;
+  drop(): Promise<void>;
+}
+
+/**
+ * An empty database that child processes can open too: an embedded one in a temporary directory,
+ * or, when DATABASE_URL is set, a new database on that PostgreSQL server.
+ */
+export async function scratchDatabase(): Promise<ScratchDatabase> {
+  const base = process.env.DATABASE_URL;
+  if (!base) {
+    const dir = await mkdtemp(join(tmpdir(), 'wfc-cli-'));
+    const dataDir = join(dir, 'data');
+    return {
+      env: { DATA_DIR: dataDir },
+      open: () => openDatabase({ dataDir }),
+      drop: () => rm(dir, { recursive: true, force: true }),
+    };
+  }
+  const name = `wfc_cli_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  const databaseUrl = url.toString();
+  return {
+    env: { DATABASE_URL: databaseUrl },
+    open: () => openDatabase({ dataDir: 'memory://', databaseUrl, poolSize: 2 }),
+    async drop() {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
