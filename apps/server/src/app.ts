@@ -1,5 +1,4 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
@@ -17,6 +16,7 @@ import Fastify, {
 import type { DestinationStream } from 'pino';
 import { authRoutes } from './account/routes.ts';
 import type { Config } from './config/config.ts';
+import { pendingMigrations } from './db/migrate.ts';
 import { BODY_LIMIT, registerBodyParsers } from './http/body.ts';
 import { ApiError } from './http/envelope.ts';
 import { pgError, registerErrorHandling } from './http/errors.ts';
@@ -61,19 +61,6 @@ const liveRoute = defineRoute({
   },
 });
 
-const MIGRATION_JOURNAL = new URL('../drizzle/meta/_journal.json', import.meta.url);
-let shippedMigrations: Promise<readonly string[]> | undefined;
-
-/** The migrations this build carries, as `migrate` reads them: from drizzle-kit's journal, once. */
-const migrationsShipped = () =>
-  (shippedMigrations ??= readFile(MIGRATION_JOURNAL, 'utf8').then(
-    (text) => (JSON.parse(text) as { entries: { tag: string }[] }).entries.map((e) => e.tag),
-    (err: unknown) => {
-      shippedMigrations = undefined;
-      throw err;
-    },
-  ));
-
 const notReady = (message: string) => new ApiError(503, message, undefined, { 'Retry-After': '5' });
 
 /**
@@ -90,12 +77,9 @@ const readyRoute = defineRoute({
     503: 'Not ready: the database is unreachable or lacks migrations; see Retry-After',
   },
   async handler({ services }) {
-    let applied: Set<string>;
+    let pending: string[];
     try {
-      const res = (await services.db.execute(sql`select tag from schema_migrations`)) as unknown as {
-        rows: { tag: string }[];
-      };
-      applied = new Set(res.rows.map((r) => r.tag));
+      pending = await pendingMigrations(services.db);
     } catch (err) {
       // 42P01: no such table, so a database that was never migrated.
       if (pgError(err)?.code === '42P01') {
@@ -103,7 +87,6 @@ const readyRoute = defineRoute({
       }
       throw notReady('Database unavailable');
     }
-    const pending = (await migrationsShipped()).filter((tag) => !applied.has(tag));
     if (pending.length) throw notReady(`Database migrations not applied: ${pending.length} pending`);
     return { message: 'Ready' };
   },

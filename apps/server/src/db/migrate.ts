@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
-import type { Database } from './client.ts';
+import type { Database, Executor } from './client.ts';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../../drizzle/', import.meta.url));
 /** Any fixed number: every instance takes the same lock, so migrations run once at a time. */
@@ -11,16 +11,41 @@ interface Journal {
   entries: { idx: number; tag: string }[];
 }
 
+let shipped: Promise<readonly string[]> | undefined;
+
+/** The migrations this build carries, in journal order: read once. */
+export function shippedMigrations(): Promise<readonly string[]> {
+  shipped ??= readFile(`${MIGRATIONS_DIR}meta/_journal.json`, 'utf8').then(
+    (text) => (JSON.parse(text) as Journal).entries.sort((a, b) => a.idx - b.idx).map((e) => e.tag),
+    (err: unknown) => {
+      shipped = undefined;
+      throw err;
+    },
+  );
+  return shipped;
+}
+
+/**
+ * The shipped migrations a database has not applied; it throws (42P01) when it was never migrated.
+ */
+export async function pendingMigrations(db: Executor): Promise<string[]> {
+  const done = (await db.execute(sql`select tag from schema_migrations`)) as unknown as {
+    rows: { tag: string }[];
+  };
+  const applied = new Set(done.rows.map((r) => r.tag));
+  return (await shippedMigrations()).filter((tag) => !applied.has(tag));
+}
+
 /**
  * Applies drizzle-kit's generated SQL in journal order, each file once. The whole run holds a
  * transaction-scoped advisory lock, so two instances starting together do not race.
  */
 export async function migrate(db: Database): Promise<string[]> {
-  const journal = JSON.parse(await readFile(`${MIGRATIONS_DIR}meta/_journal.json`, 'utf8')) as Journal;
   const files = await Promise.all(
-    journal.entries
-      .sort((a, b) => a.idx - b.idx)
-      .map(async (e) => ({ tag: e.tag, text: await readFile(`${MIGRATIONS_DIR}${e.tag}.sql`, 'utf8') })),
+    (await shippedMigrations()).map(async (tag) => ({
+      tag,
+      text: await readFile(`${MIGRATIONS_DIR}${tag}.sql`, 'utf8'),
+    })),
   );
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${MIGRATION_LOCK})`);
