@@ -1,7 +1,8 @@
-import { newCode, schema } from '@wfc/server/testing';
+import { schema } from '@wfc/server/testing';
 import { and, eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cell, fillCell, seedStaff, toast } from './performance-ui';
 import { DESKTOP, describeViolations, PHONE, sharedE2E, watchConsole } from './support/e2e';
 
 /*
@@ -9,39 +10,13 @@ import { DESKTOP, describeViolations, PHONE, sharedE2E, watchConsole } from './s
  * second save is refused as stale, merged cell by cell, settled by its user and saved again.
  */
 
-const { departments, employees, performanceScores, performances, skills } = schema;
+const { performanceScores, performances } = schema;
 const e2e = sharedE2E();
 const DATE = '2024-09-10';
 const SKILLS = ['Accuracy', 'Quality', 'Safety', 'Speed'];
 const PEOPLE = ['Amelia Hart', 'Bruno Costa', 'Chen Wei'];
 const EDITOR = ['VIEW_PERFORMANCES', 'CREATE_PERFORMANCE', 'UPDATE_PERFORMANCE'];
-const skillCode: Record<string, string> = {};
-const employeeCode: Record<string, string> = {};
-
-beforeAll(async () => {
-  const departmentCode = newCode('DEPT-');
-  await e2e.db.insert(departments).values({ departmentCode, name: 'Operations' });
-  for (const title of SKILLS) skillCode[title] = newCode('SKILL-');
-  await e2e.db.insert(skills).values(SKILLS.map((title) => ({ skillCode: skillCode[title]!, title })));
-  for (const name of PEOPLE) employeeCode[name] = newCode('EMP-');
-  await e2e.db.insert(employees).values(
-    PEOPLE.map((name, i) => ({
-      employeeCode: employeeCode[name]!,
-      employeeId: `EMP-${String(201 + i)}`,
-      name,
-      departmentCode,
-      joinDate: '2021-06-01',
-    })),
-  );
-});
-
-const toast = (page: Page, text: string) => page.locator('.Toastify__toast', { hasText: text });
-const cell = (page: Page, skill: string, person: string) =>
-  page.getByRole('textbox', { name: `${skill} score for ${person}`, exact: true });
-
-async function type(page: Page, skill: string, person: string, value: string) {
-  await cell(page, skill, person).fill(value);
-}
+const { skillCode, employeeCode } = seedStaff(e2e, SKILLS, PEOPLE, 201);
 
 async function openForEditing(page: Page) {
   await page.goto(`/performance-snapshot?date=${DATE}`);
@@ -101,14 +76,14 @@ describe('two people editing the same date', () => {
     // Both open the date and edit it.
     await openForEditing(first);
     await openForEditing(second);
-    await type(first, 'Accuracy', 'Amelia Hart', '8');
-    await type(first, 'Quality', 'Amelia Hart', '9');
-    await type(first, 'Safety', 'Amelia Hart', '3');
-    await type(first, 'Speed', 'Bruno Costa', '1');
-    await type(second, 'Quality', 'Amelia Hart', '1');
-    await type(second, 'Safety', 'Amelia Hart', '7');
-    await type(second, 'Speed', 'Amelia Hart', '2');
-    await type(second, 'Accuracy', 'Chen Wei', '4');
+    await fillCell(first, 'Accuracy', 'Amelia Hart', '8');
+    await fillCell(first, 'Quality', 'Amelia Hart', '9');
+    await fillCell(first, 'Safety', 'Amelia Hart', '3');
+    await fillCell(first, 'Speed', 'Bruno Costa', '1');
+    await fillCell(second, 'Quality', 'Amelia Hart', '1');
+    await fillCell(second, 'Safety', 'Amelia Hart', '7');
+    await fillCell(second, 'Speed', 'Amelia Hart', '2');
+    await fillCell(second, 'Accuracy', 'Chen Wei', '4');
 
     // The first save goes through.
     await first.getByRole('button', { name: 'Save', exact: true }).click();

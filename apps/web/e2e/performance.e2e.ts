@@ -1,10 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import { newCode, schema } from '@wfc/server/testing';
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cell, fillCell, seedStaff, toast } from './performance-ui';
 import { describeViolations, sharedE2E, watchConsole } from './support/e2e';
 
-const { departments, employees, skills } = schema;
 const e2e = sharedE2E();
 const DATE = '2024-03-05';
 const SKILLS = ['Communication', 'Punctuality', 'Quality', 'Safety', 'Speed', 'Teamwork'];
@@ -22,31 +21,8 @@ const PEOPLE = [
   'Kofi Mensah',
   'Lena Fischer',
 ];
-const skillCode: Record<string, string> = {};
-const employeeCode: Record<string, string> = {};
+const { skillCode, employeeCode } = seedStaff(e2e, SKILLS, PEOPLE, 101);
 
-beforeAll(async () => {
-  const departmentCode = newCode('DEPT-');
-  await e2e.db.insert(departments).values({ departmentCode, name: 'Operations' });
-  for (const title of SKILLS) skillCode[title] = newCode('SKILL-');
-  await e2e.db.insert(skills).values(SKILLS.map((title) => ({ skillCode: skillCode[title]!, title })));
-  PEOPLE.forEach((name) => {
-    employeeCode[name] = newCode('EMP-');
-  });
-  await e2e.db.insert(employees).values(
-    PEOPLE.map((name, i) => ({
-      employeeCode: employeeCode[name]!,
-      employeeId: `EMP-${String(101 + i)}`,
-      name,
-      departmentCode,
-      joinDate: '2021-06-01',
-    })),
-  );
-});
-
-const toast = (page: Page, text: string) => page.locator('.Toastify__toast', { hasText: text });
-const cell = (page: Page, skill: string, person: string) =>
-  page.getByRole('textbox', { name: `${skill} score for ${person}`, exact: true });
 const rowOf = (page: Page, person: string) =>
   page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: person }) });
 
@@ -206,7 +182,7 @@ describe('the performance snapshot', () => {
     await e2e.login(page);
     await page.goto(`/performance-snapshot?date=${DATE}`);
     await page.getByRole('button', { name: 'Edit', exact: true }).click();
-    await cell(page, 'Safety', 'Amelia Hart').fill('5');
+    await fillCell(page, 'Safety', 'Amelia Hart', '5');
     await page.getByRole('link', { name: 'Registry' }).first().click();
     const dialog = page.getByRole('dialog', { name: 'Discard unsaved changes?' });
     await dialog.waitFor();
@@ -238,7 +214,7 @@ describe('the performance snapshot', () => {
     await page.getByRole('rowheader', { name: 'Amelia Hart' }).waitFor();
     expect(describeViolations(await e2e.checkA11y(page))).toBe('');
     await page.getByRole('button', { name: 'Edit', exact: true }).click();
-    await cell(page, 'Speed', 'Chen Wei').fill('4');
+    await fillCell(page, 'Speed', 'Chen Wei', '4');
     expect(describeViolations(await e2e.checkA11y(page))).toBe('');
     await page.context().close();
   });

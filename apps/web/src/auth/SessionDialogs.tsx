@@ -1,7 +1,5 @@
 import AccessTimeIcon from '@mui/icons-material/AccessTime';
 import LockOutlinedIcon from '@mui/icons-material/LockOutlined';
-import Visibility from '@mui/icons-material/Visibility';
-import VisibilityOff from '@mui/icons-material/VisibilityOff';
 import Alert from '@mui/material/Alert';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
@@ -10,8 +8,6 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
-import IconButton from '@mui/material/IconButton';
-import InputAdornment from '@mui/material/InputAdornment';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useMutation } from '@tanstack/react-query';
@@ -21,6 +17,7 @@ import { api, errorMessage } from '../api/client';
 import { BRAND_GREEN } from '../theme';
 import { notify } from '../ui/notify';
 import { Spinner } from '../ui/Spinner';
+import { usePasswordVisibility } from '../ui/usePasswordVisibility';
 import { useAuth, useSessionControl } from './auth';
 import { formatRemaining } from './sessionClock';
 import { LOGIN_FAILURE, requestSignIn } from './useSignIn';
@@ -64,7 +61,7 @@ interface SignInDialogProps {
 export function SignInDialog({ user, onSignedOut, onOtherUser }: SignInDialogProps) {
   const { gate, signedIn } = useSessionControl();
   const [username, setUsername] = useState(user.username);
-  const [showPassword, setShowPassword] = useState(false);
+  const password = usePasswordVisibility();
   const [error, setError] = useState<string | null>(null);
   const otherName = !sameName(username, user.username);
 
@@ -133,25 +130,11 @@ export function SignInDialog({ user, onSignedOut, onOtherUser }: SignInDialogPro
           <TextField
             name="password"
             label="Password"
-            type={showPassword ? 'text' : 'password'}
+            type={password.type}
             autoComplete="current-password"
             autoFocus
             fullWidth
-            slotProps={{
-              input: {
-                endAdornment: (
-                  <InputAdornment position="end">
-                    <IconButton
-                      aria-label={showPassword ? 'Hide password' : 'Show password'}
-                      onClick={() => setShowPassword((v) => !v)}
-                      edge="end"
-                    >
-                      {showPassword ? <VisibilityOff /> : <Visibility />}
-                    </IconButton>
-                  </InputAdornment>
-                ),
-              },
-            }}
+            slotProps={{ input: { endAdornment: password.toggle } }}
           />
         </DialogContent>
         <DialogActions sx={{ px: 3, pb: 2.5, gap: 1, flexWrap: 'wrap-reverse' }}>

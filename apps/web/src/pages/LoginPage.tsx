@@ -1,20 +1,17 @@
 import PersonIcon from '@mui/icons-material/Person';
-import Visibility from '@mui/icons-material/Visibility';
-import VisibilityOff from '@mui/icons-material/VisibilityOff';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import FormControl from '@mui/material/FormControl';
-import IconButton from '@mui/material/IconButton';
-import InputAdornment from '@mui/material/InputAdornment';
 import InputLabel from '@mui/material/InputLabel';
 import OutlinedInput, { type OutlinedInputProps } from '@mui/material/OutlinedInput';
 import Typography from '@mui/material/Typography';
-import { type FormEvent, useState } from 'react';
+import type { FormEvent } from 'react';
 import { type Credentials, useSignIn } from '../auth/useSignIn';
 import { BRAND_GREEN } from '../theme';
+import { usePasswordVisibility } from '../ui/usePasswordVisibility';
 
 /**
  * What an outlined TextField renders, without TextField itself: that one also imports Select,
@@ -43,7 +40,7 @@ function readForm(form: HTMLFormElement): Credentials {
 
 export function LoginPage() {
   const signIn = useSignIn();
-  const [showPassword, setShowPassword] = useState(false);
+  const password = usePasswordVisibility();
 
   // No client-side validation on login: the server has the only say. A form library would add
   // nothing here but weight to the first page every visitor loads.
@@ -86,19 +83,9 @@ export function LoginPage() {
               id="login-password"
               label="Password"
               placeholder="Password"
-              type={showPassword ? 'text' : 'password'}
+              type={password.type}
               autoComplete="current-password"
-              endAdornment={
-                <InputAdornment position="end">
-                  <IconButton
-                    aria-label={showPassword ? 'Hide password' : 'Show password'}
-                    onClick={() => setShowPassword((v) => !v)}
-                    edge="end"
-                  >
-                    {showPassword ? <VisibilityOff /> : <Visibility />}
-                  </IconButton>
-                </InputAdornment>
-              }
+              endAdornment={password.toggle}
             />
             <Button
               type="submit"

@@ -6,34 +6,23 @@ import Stack from '@mui/material/Stack';
 import { type FormFieldDef, RESOURCE_BY_KEY, type ResourceDef, subListsOf } from '@wfc/contract';
 import { type BaseSyntheticEvent, useMemo, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { useNavigate } from 'react-router';
 import { useCan, useUnsavedInput } from '../auth/auth';
 import { DiscardDialog } from '../ui/DiscardDialog';
 import { ScreenHeader } from '../ui/ScreenHeader';
 import { useUnsavedChangesGuard } from '../ui/useUnsavedChangesGuard';
 import { bodyResolver } from './bodyResolver';
-import { ConflictPanel } from './ConflictPanel';
-import { comparedFieldsOf, compareFields, type StaleConflict, versionOf } from './conflict';
+import { comparedFieldsOf, compareFields, versionOf } from './conflict';
 import { delegatedField, useDelegator } from './delegation';
-import { stashDraft } from './drafts';
 import { errorAt, GeneralErrors, useServerFieldErrors } from './fieldErrors';
 import { FieldInput } from './fields/FieldInput';
 import { dependentsOf, type FormMode, type FormValues, fieldsFor, initialValues, toBody } from './formValues';
 import { useSaveRecord } from './mutations';
-import {
-  type BackState,
-  createPath,
-  subListPath,
-  useDraft,
-  useGoBack,
-  useNavigateWithBack,
-  usePreset,
-} from './paths';
+import { subListPath, useDraft, useNavigateWithBack, usePreset } from './paths';
 import { formTitle, type RecordFormProps, RecordScreen } from './RecordScreen';
 import type { Option } from './ResourceSelect';
 import { SubmitRow } from './SubmitRow';
 import { UNSAVED_FORM_TEXT, useApplyDraft } from './unsaved';
-import { useRecordPermissions } from './useRecordPermissions';
+import { useConflictActions } from './useConflictActions';
 
 interface Props {
   def: ResourceDef;
@@ -71,8 +60,7 @@ function EntityForm({ def, mode, code, record, back }: RecordFormProps) {
   const preset = usePreset();
   const draft = useDraft<FormValues>();
   const delegator = useDelegator(mode, code);
-  // The record the form stands on: as opened, then theirs once the user takes it or saves over it.
-  const [base, setBase] = useState(record);
+  const { base, conflict, onConflict, panel } = useConflictActions(def, back, record);
   const initial = useMemo(() => initialValues(fieldsFor(def, mode), base), [def, mode, base]);
   const [defaults] = useState(() => ({ ...initial, ...(mode === 'create' ? pick(preset, fields) : {}) }));
   const { control, handleSubmit, setError, setValue, getValues, reset, formState } = useForm<FormValues>({
@@ -88,20 +76,16 @@ function EntityForm({ def, mode, code, record, back }: RecordFormProps) {
     setError,
     fields.map((f) => f.name),
   );
-  const [conflict, setConflict] = useState<StaleConflict | null>(null);
   // While a conflict shows, the user's values are compared as they type on.
   useWatch({ control, disabled: !conflict });
   const guard = useUnsavedChangesGuard(!readOnly && formState.isDirty);
   useUnsavedInput(!readOnly && formState.isDirty);
   const save = useSaveRecord(def, mode, back, {
     onFieldErrors: serverErrors.show,
-    onConflict: setConflict,
+    onConflict,
     onSaved: guard.release,
   });
   const subListButtons = useSubListButtons(def, mode, code);
-  const goBack = useGoBack();
-  const navigate = useNavigate();
-  const allowed = useRecordPermissions(def);
 
   /** Validates and sends the form, as an update of `version` (the version the form stands on). */
   const saveAt = (version: number | undefined) =>
@@ -111,34 +95,22 @@ function EntityForm({ def, mode, code, record, back }: RecordFormProps) {
     });
   const submit = (e?: BaseSyntheticEvent) => saveAt(versionOf(base))(e);
 
-  const resolution = conflict && {
-    changes: compareFields(
-      comparedFieldsOf(fields),
-      initial,
-      conflict.theirs ? initialValues(fields, conflict.theirs) : initial,
-      getValues(),
-    ),
-    takeTheirs: () => {
-      if (!conflict.theirs) return;
-      setBase(conflict.theirs);
-      reset(initialValues(fields, conflict.theirs));
-      setConflict(null);
-      serverErrors.clear();
-    },
-    keepMine: () => {
-      if (!conflict.theirs) return;
-      const theirs = conflict.theirs;
-      setBase(theirs);
-      setConflict(null);
-      void saveAt(versionOf(theirs))();
-    },
-    createAgain: () => {
-      guard.release();
-      const state: BackState = { back: back.to, draft: stashDraft(getValues()) };
-      if (back.state) state.backState = back.state;
-      navigate(createPath(def), { state });
-    },
-  };
+  const conflictPanel = panel({
+    getValues,
+    reset,
+    busy: formState.isSubmitting,
+    compare: (theirs) =>
+      compareFields(
+        comparedFieldsOf(fields),
+        initial,
+        theirs ? initialValues(fields, theirs) : initial,
+        getValues(),
+      ),
+    valuesOf: (theirs) => initialValues(fields, theirs),
+    saveAt,
+    clearErrors: serverErrors.clear,
+    releaseGuard: guard.release,
+  });
 
   return (
     <Box>
@@ -151,18 +123,7 @@ function EntityForm({ def, mode, code, record, back }: RecordFormProps) {
       <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 }, maxWidth: 880 }}>
         <Box component="form" noValidate onSubmit={submit} aria-label={formTitle(def, mode)}>
           <Stack spacing={3}>
-            {conflict && resolution && (
-              <ConflictPanel
-                label={def.label}
-                conflict={conflict}
-                changes={resolution.changes}
-                busy={formState.isSubmitting}
-                onTakeTheirs={resolution.takeTheirs}
-                onKeepMine={resolution.keepMine}
-                onCreateAgain={allowed.create ? resolution.createAgain : undefined}
-                onGoBack={() => goBack(back)}
-              />
-            )}
+            {conflictPanel}
             <GeneralErrors messages={serverErrors.general} />
             {fields.map((field) => (
               <FieldInput

@@ -157,33 +157,19 @@ describe('grid draft reducer: a save refused as stale', () => {
 
   it("settles a conflict with their value (the draft goes) or the user's (it stays)", () => {
     const stale = gridDraftReducer(typed(), { type: 'stale', message: 'm', current: [theirs] });
-    const theirsKept = gridDraftReducer(stale, {
-      type: 'resolve',
-      employeeCode: 'EMP-1',
-      skillCode: 'SKILL-0',
-      choice: 'theirs',
-    });
+    /** The user's choice in EMP-1's SKILL-0 cell. */
+    const choose = (state: typeof stale, choice: 'theirs' | 'mine') =>
+      gridDraftReducer(state, { type: 'resolve', employeeCode: 'EMP-1', skillCode: 'SKILL-0', choice });
+    const theirsKept = choose(stale, 'theirs');
     expect(theirsKept.conflicts.size).toBe(0);
     expect(theirsKept.drafts.has('EMP-1')).toBe(false);
     expect(theirsKept.announcement).toBe('Their value kept. No conflicts left.');
-    const mineKept = gridDraftReducer(stale, {
-      type: 'resolve',
-      employeeCode: 'EMP-1',
-      skillCode: 'SKILL-0',
-      choice: 'mine',
-    });
+    const mineKept = choose(stale, 'mine');
     expect(mineKept.conflicts.size).toBe(0);
     expect(draftOf(mineKept, 'EMP-1', 'SKILL-0')).toBe('9');
     expect(mineKept.announcement).toBe('Your value kept. No conflicts left.');
     // A cell without a conflict: nothing to settle.
-    expect(
-      gridDraftReducer(mineKept, {
-        type: 'resolve',
-        employeeCode: 'EMP-1',
-        skillCode: 'SKILL-0',
-        choice: 'theirs',
-      }),
-    ).toBe(mineKept);
+    expect(choose(mineKept, 'theirs')).toBe(mineKept);
   });
 
   it('counts typing or pasting into a conflicting cell as a choice', () => {

@@ -1,23 +1,16 @@
-import { cleanup, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { backChain, MAX_BACK_DEPTH, readBackTarget, stateFrom } from '../../src/registry/paths';
-import { type Call, ok, renderRegistry, reply, SCREEN_TEST_TIMEOUT } from './harness';
+import { OTAGO, STAMP } from '../support/geography';
+import { type Call, ok, renderRegistry, reply, resetScreensAfterEach, SCREEN_TEST_TIMEOUT } from './harness';
 
 /*
  * Back returns to the page a screen was opened from, at any depth: each screen hands on its own
  * way back with the back target, in the history state, so URLs stay as they are and shareable.
  */
 
-const STAMP = { createdAt: '2024-01-01T00:00:00Z', updatedAt: '2024-01-01T00:00:00Z', version: 1 };
 const COUNTRY = { countryCode: 'COUNTRY-1', name: 'New Zealand', iso2: 'NZ', iso3: 'NZL', ...STAMP };
-const STATE = {
-  stateCode: 'STATE-1',
-  name: 'Otago',
-  iso: 'OT',
-  country: { countryCode: 'COUNTRY-1', name: 'New Zealand' },
-  ...STAMP,
-};
 const CITY = {
   cityCode: 'CITY-1',
   name: 'Dunedin',
@@ -26,11 +19,7 @@ const CITY = {
   ...STAMP,
 };
 
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  window.localStorage.clear();
-});
+resetScreensAfterEach();
 
 describe('nested back targets', { timeout: SCREEN_TEST_TIMEOUT }, () => {
   it('Country > View States > a state > View Cities > Back > Back > Back > Back unwinds step by step', async () => {
@@ -42,9 +31,9 @@ describe('nested back targets', { timeout: SCREEN_TEST_TIMEOUT }, () => {
         GetCountries: ok([COUNTRY], 'Countries fetched successfully', 1),
         GetCountryByCode: ok(COUNTRY, 'Country fetched successfully'),
         GetStatesByCountryCode: reply((call: Call) =>
-          ok(call.body.countryCode === 'COUNTRY-1' ? [STATE] : [], 'States fetched successfully', 1),
+          ok(call.body.countryCode === 'COUNTRY-1' ? [OTAGO] : [], 'States fetched successfully', 1),
         ),
-        GetStateByCode: ok(STATE, 'State fetched successfully'),
+        GetStateByCode: ok(OTAGO, 'State fetched successfully'),
         GetCitiesByStateCode: ok([CITY], 'Cities fetched successfully', 1),
         GetStates: ok([], 'States fetched successfully', 0),
       },

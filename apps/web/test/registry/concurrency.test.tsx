@@ -1,8 +1,9 @@
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ApiEnvelope } from '@wfc/contract';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type Call, ok, renderRegistry, reply, SCREEN_TEST_TIMEOUT } from './harness';
+import { describe, expect, it } from 'vitest';
+import { OTAGO } from '../support/geography';
+import { type Call, ok, renderRegistry, reply, resetScreensAfterEach, SCREEN_TEST_TIMEOUT } from './harness';
 
 /*
  * Optimistic concurrency in the forms and the delete dialog: every update and delete names the
@@ -11,16 +12,8 @@ import { type Call, ok, renderRegistry, reply, SCREEN_TEST_TIMEOUT } from './har
  */
 
 const STATE_ALL = ['VIEW_STATES', 'CREATE_STATE', 'UPDATE_STATE', 'DELETE_STATE', 'VIEW_COUNTRIES'];
-const STAMP = { createdAt: '2024-01-01T00:00:00Z', updatedAt: '2024-01-01T00:00:00Z' };
-
-const BASE = {
-  stateCode: 'STATE-1',
-  name: 'Otago',
-  iso: 'OT',
-  country: { countryCode: 'COUNTRY-1', name: 'New Zealand' },
-  ...STAMP,
-  version: 1,
-};
+/** The state as both people open it. */
+const BASE = OTAGO;
 const THEIRS = {
   ...BASE,
   iso: 'OTA',
@@ -61,11 +54,7 @@ async function editState(handlers: Parameters<typeof renderRegistry>[2]) {
   return { user, api };
 }
 
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  window.localStorage.clear();
-});
+resetScreensAfterEach();
 
 describe('update: versions and conflicts', { timeout: SCREEN_TEST_TIMEOUT }, () => {
   it('sends the version the form was opened with', async () => {

@@ -1,8 +1,8 @@
-import { cleanup, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ALL_PERMISSION_NAMES } from '@wfc/contract';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ok, renderRegistry, SCREEN_TEST_TIMEOUT, sessionUser } from './harness';
+import { describe, expect, it } from 'vitest';
+import { ok, renderRegistry, resetScreensAfterEach, SCREEN_TEST_TIMEOUT, sessionUser } from './harness';
 
 /** The forms offer nothing the server's delegation rules would refuse. */
 
@@ -44,11 +44,7 @@ const PERMISSIONS = ok(
 
 const ROLES = ok([{ roleCode: 'ROLE-1', roleName: 'Clerk' }], 'Roles fetched successfully', 1);
 
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  window.localStorage.clear();
-});
+resetScreensAfterEach();
 
 const input = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
 const option = (name: string) => screen.findByRole('option', { name });

@@ -1,8 +1,8 @@
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { PASSWORD_HELP } from '@wfc/contract';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ok, renderRegistry, reply, SCREEN_TEST_TIMEOUT } from './harness';
+import { describe, expect, it } from 'vitest';
+import { ok, renderRegistry, reply, resetScreensAfterEach, SCREEN_TEST_TIMEOUT } from './harness';
 
 const GENDER_ALL = ['VIEW_GENDERS', 'CREATE_GENDER', 'UPDATE_GENDER', 'DELETE_GENDER'];
 
@@ -27,11 +27,7 @@ const USER = {
   updatedAt: '2024-01-01T00:00:00Z',
 };
 
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  window.localStorage.clear();
-});
+resetScreensAfterEach();
 
 const input = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
 

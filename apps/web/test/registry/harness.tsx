@@ -1,8 +1,8 @@
 import { QueryClient } from '@tanstack/react-query';
-import { configure, render } from '@testing-library/react';
+import { cleanup, configure, render } from '@testing-library/react';
 import type { ApiEnvelope } from '@wfc/contract';
 import { createMemoryRouter, type InitialEntry, RouterProvider, useLocation } from 'react-router';
-import { vi } from 'vitest';
+import { afterEach, vi } from 'vitest';
 import { AppProviders } from '../../src/app/AppProviders';
 import { createEmotionCache } from '../../src/app/emotion';
 import { STORAGE_KEY } from '../../src/auth/storage';
@@ -16,6 +16,18 @@ configure({ asyncUtilTimeout: 8000 });
 
 /** Tests render whole screens; allow them the time a busy machine needs. */
 export const SCREEN_TEST_TIMEOUT = 60_000;
+
+/**
+ * After each of the file's tests: the screen unmounted (before fetch is restored, so nothing it
+ * still sends reaches the network), fetch restored and the stored session removed.
+ */
+export function resetScreensAfterEach() {
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+    window.localStorage.clear();
+  });
+}
 
 /** One HTTP call the screens made, as the server would read it. */
 export interface Call {

@@ -1,9 +1,9 @@
-import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, Link, RouterProvider } from 'react-router';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useUnsavedChangesGuard } from '../../src/ui/useUnsavedChangesGuard';
-import { ok, renderRegistry, reply, SCREEN_TEST_TIMEOUT } from './harness';
+import { ok, renderRegistry, reply, resetScreensAfterEach, SCREEN_TEST_TIMEOUT } from './harness';
 
 /*
  * The leave guard every form with unsaved changes shares with the performance grid: in-app
@@ -41,11 +41,7 @@ function openEdit(handlers = {}) {
   );
 }
 
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  window.localStorage.clear();
-});
+resetScreensAfterEach();
 
 describe('leave guard on the registry forms', { timeout: SCREEN_TEST_TIMEOUT }, () => {
   it('leaves an untouched form without asking', async () => {

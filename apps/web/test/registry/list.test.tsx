@@ -1,7 +1,7 @@
-import { cleanup, screen, waitFor, waitForElementToBeRemoved, within } from '@testing-library/react';
+import { screen, waitFor, waitForElementToBeRemoved, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type Call, ok, renderRegistry, reply, SCREEN_TEST_TIMEOUT } from './harness';
+import { describe, expect, it } from 'vitest';
+import { type Call, ok, renderRegistry, reply, resetScreensAfterEach, SCREEN_TEST_TIMEOUT } from './harness';
 
 type Gender = {
   genderCode: string;
@@ -44,11 +44,7 @@ const GENDER_ALL = ['VIEW_GENDERS', 'CREATE_GENDER', 'UPDATE_GENDER', 'DELETE_GE
 const bodyRows = () => within(screen.getByRole('table')).getAllByRole('row').slice(1);
 const firstCellTexts = () => bodyRows().map((r) => within(r).getAllByRole('cell')[1]!.textContent);
 
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  window.localStorage.clear();
-});
+resetScreensAfterEach();
 
 describe('shared list screen', { timeout: SCREEN_TEST_TIMEOUT }, () => {
   it('loads page 1 of 10 sorted by _id descending and shows the range and bounds', async () => {

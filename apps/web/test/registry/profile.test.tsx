@@ -1,22 +1,12 @@
-import { cleanup, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { ProfileRecord } from '@wfc/contract';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { toBracketPairs } from '../../src/api/client';
 import { initialProfileValues, profileBody } from '../../src/registry/profile/profileValues';
-import { ok, renderRegistry, SCREEN_TEST_TIMEOUT } from './harness';
+import { profileRecord } from '../support/profile';
+import { ok, renderRegistry, resetScreensAfterEach, SCREEN_TEST_TIMEOUT } from './harness';
 
-const PROFILE: ProfileRecord = {
-  profileCode: 'PROFILE-1',
-  firstName: 'Amelia',
-  lastName: 'Hart',
-  profilePicture: {
-    thumbnail: '/api/ProfilePicture/PROFILE-1/thumbnail?v=1',
-    filename: 'amelia.png',
-    extension: 'png',
-  },
-  dob: '1990-04-12',
-  gender: { genderCode: 'GENDER-F', genderName: 'Female' },
+const PROFILE = profileRecord({
   phoneNumber: '+49 89 1234567',
   address: {
     addressLineOne: 'Marienplatz 1',
@@ -34,17 +24,9 @@ const PROFILE: ProfileRecord = {
     websitePortfolioUrl: null,
   },
   notification: { email: true, sms: false, push: true },
-  user: { userCode: 'USER-A', username: 'amelia' },
-  createdAt: '2024-01-01T00:00:00Z',
-  updatedAt: '2024-01-01T00:00:00Z',
-  version: 1,
-};
-
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  window.localStorage.clear();
 });
+
+resetScreensAfterEach();
 
 describe('profile body', () => {
   it('sends nested bracket keys, booleans as text and the picture only when changed on update', () => {

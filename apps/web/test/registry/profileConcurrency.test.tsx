@@ -1,38 +1,13 @@
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ProfileRecord } from '@wfc/contract';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type Call, ok, renderRegistry, reply, SCREEN_TEST_TIMEOUT } from './harness';
+import { describe, expect, it } from 'vitest';
+import { profileRecord } from '../support/profile';
+import { type Call, ok, renderRegistry, reply, resetScreensAfterEach, SCREEN_TEST_TIMEOUT } from './harness';
 
 /** The profile form (multipart) names its version too, and resolves a conflict like the others. */
 
-const BASE: ProfileRecord = {
-  profileCode: 'PROFILE-1',
-  firstName: 'Amelia',
-  lastName: 'Hart',
-  profilePicture: {
-    thumbnail: '/api/ProfilePicture/PROFILE-1/thumbnail?v=1',
-    filename: 'amelia.png',
-    extension: 'png',
-  },
-  dob: '1990-04-12',
-  gender: { genderCode: 'GENDER-F', genderName: 'Female' },
-  phoneNumber: null,
-  address: {
-    addressLineOne: null,
-    addressLineTwo: null,
-    country: null,
-    state: null,
-    city: null,
-    postalCode: null,
-  },
-  social: { linkedin: null, twitter: null, facebook: null, instagram: null, websitePortfolioUrl: null },
-  notification: { email: true, sms: false, push: false },
-  user: { userCode: 'USER-A', username: 'amelia' },
-  createdAt: '2024-01-01T00:00:00Z',
-  updatedAt: '2024-01-01T00:00:00Z',
-  version: 1,
-};
+const BASE = profileRecord();
 const THEIRS: ProfileRecord = {
   ...BASE,
   lastName: 'Hart-Smith',
@@ -66,11 +41,7 @@ async function editProfile() {
   return { user, api };
 }
 
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  window.localStorage.clear();
-});
+resetScreensAfterEach();
 
 describe('profile form: versions and conflicts', { timeout: SCREEN_TEST_TIMEOUT }, () => {
   it('sends its version in the multipart body and lists their changes field by field', async () => {

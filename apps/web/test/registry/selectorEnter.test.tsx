@@ -1,13 +1,22 @@
 import { QueryClient } from '@tanstack/react-query';
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { RESOURCE_BY_KEY } from '@wfc/contract';
 import { useState } from 'react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AppProviders } from '../../src/app/AppProviders';
 import { createEmotionCache } from '../../src/app/emotion';
 import { type Option, ResourceSelect } from '../../src/registry/ResourceSelect';
-import { type Call, ok, renderRegistry, reply, SCREEN_TEST_TIMEOUT, type Stub, stubApi } from './harness';
+import {
+  type Call,
+  ok,
+  renderRegistry,
+  reply,
+  resetScreensAfterEach,
+  SCREEN_TEST_TIMEOUT,
+  type Stub,
+  stubApi,
+} from './harness';
 
 /*
  * Fast typing and Enter in a selector: the options already loaded are narrowed and ranked at once
@@ -69,11 +78,7 @@ function shownValue(label: string): string {
   return control?.querySelector('[class*="singleValue"]')?.textContent ?? '';
 }
 
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  window.localStorage.clear();
-});
+resetScreensAfterEach();
 
 describe('selector: typing and Enter', { timeout: SCREEN_TEST_TIMEOUT }, () => {
   it("typing 'Male' fast and pressing Enter picks Male, not Female", async () => {

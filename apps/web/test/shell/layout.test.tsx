@@ -44,7 +44,11 @@ describe('header', () => {
     renderApp('/registry', { user: sessionUser(['VIEW_GENDERS'], 'registrar') });
     await openMenu();
     const menu = screen.getByRole('navigation', { name: 'Main' });
-    expect(within(menu).getAllByRole('link').map((a) => a.textContent)).toEqual(['Registry']);
+    expect(
+      within(menu)
+        .getAllByRole('link')
+        .map((a) => a.textContent),
+    ).toEqual(['Registry']);
   });
 
   it('signs out: disabled and "Signing out" while the call runs, then the login route', async () => {

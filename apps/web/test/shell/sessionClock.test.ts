@@ -1,18 +1,9 @@
-import type { SessionTiming } from '@wfc/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { formatRemaining, SessionClock, warningLead } from '../../src/auth/sessionClock';
+import { sessionTiming } from '../support/session';
 
 const MINUTE = 60_000;
 const T0 = Date.UTC(2024, 4, 1, 9, 0, 0);
-
-/** The timing a sign-in answers with under the default policy: 30 minutes idle, touched once a minute. */
-const fresh = (overrides: Partial<SessionTiming> = {}): SessionTiming => ({
-  idleMs: 30 * MINUTE,
-  touchIntervalMs: MINUTE,
-  idleExpiresInMs: 30 * MINUTE,
-  absoluteExpiresInMs: 12 * 60 * MINUTE,
-  ...overrides,
-});
 
 let clocks: SessionClock[] = [];
 function clock(onExpire = vi.fn()) {
@@ -35,7 +26,7 @@ afterEach(() => {
 describe('the idle warning clock', () => {
   it('warns 2 minutes before the idle expiry, then expires', () => {
     const { c, onExpire, phase } = clock();
-    c.start(fresh(), Date.now());
+    c.start(sessionTiming(), Date.now());
     expect(phase()).toBe('running');
     expect(c.getSnapshot().deadline).toBe(T0 + 30 * MINUTE);
 
@@ -55,14 +46,14 @@ describe('the idle warning clock', () => {
   it('counts from the last-seen time the server stored, not from the answer', () => {
     const { c, phase } = clock();
     // GetSession answered with 10 minutes left: the server last wrote last-seen 20 minutes ago.
-    c.start(fresh({ idleExpiresInMs: 10 * MINUTE }), Date.now());
+    c.start(sessionTiming({ idleExpiresInMs: 10 * MINUTE }), Date.now());
     vi.advanceTimersByTime(8 * MINUTE);
     expect(phase()).toBe('warning');
   });
 
   it('moves the deadline on with every successful call, allowing for the touch interval', () => {
     const { c, phase } = clock();
-    c.start(fresh(), Date.now());
+    c.start(sessionTiming(), Date.now());
     vi.advanceTimersByTime(20 * MINUTE);
     // A call sent now: the server's last-seen is at least a minute before it.
     c.activity(Date.now());
@@ -75,7 +66,7 @@ describe('the idle warning clock', () => {
 
   it('ignores calls that prove nothing new, and calls sent before the session started', () => {
     const { c } = clock();
-    c.start(fresh(), Date.now());
+    c.start(sessionTiming(), Date.now());
     const deadline = c.getSnapshot().deadline;
     // Within the touch interval of the sign-in: the server may not have written anything.
     c.activity(Date.now() + 30_000);
@@ -86,11 +77,11 @@ describe('the idle warning clock', () => {
 
   it('leaves the warning once a call has extended the session', () => {
     const { c, phase } = clock();
-    c.start(fresh(), Date.now());
+    c.start(sessionTiming(), Date.now());
     vi.advanceTimersByTime(28 * MINUTE + 30_000);
     expect(phase()).toBe('warning');
     // "Stay signed in": GetSession answers with the whole idle window ahead.
-    c.start(fresh({ absoluteExpiresInMs: 11 * 60 * MINUTE }), Date.now());
+    c.start(sessionTiming({ absoluteExpiresInMs: 11 * 60 * MINUTE }), Date.now());
     expect(phase()).toBe('running');
     vi.advanceTimersByTime(28 * MINUTE);
     expect(phase()).toBe('warning');
@@ -98,7 +89,7 @@ describe('the idle warning clock', () => {
 
   it('warns before the absolute lifetime when it comes first, and says so', () => {
     const { c, onExpire, phase } = clock();
-    c.start(fresh({ absoluteExpiresInMs: 10 * MINUTE }), Date.now());
+    c.start(sessionTiming({ absoluteExpiresInMs: 10 * MINUTE }), Date.now());
     vi.advanceTimersByTime(8 * MINUTE);
     expect(c.getSnapshot()).toMatchObject({ phase: 'warning', final: true, deadline: T0 + 10 * MINUTE });
     c.activity(Date.now());
@@ -111,7 +102,7 @@ describe('the idle warning clock', () => {
     expect(warningLead(30 * MINUTE)).toBe(2 * MINUTE);
     expect(warningLead(MINUTE)).toBe(30_000);
     const { c, phase } = clock();
-    c.start(fresh({ idleMs: MINUTE, idleExpiresInMs: MINUTE, touchIntervalMs: 15_000 }), Date.now());
+    c.start(sessionTiming({ idleMs: MINUTE, idleExpiresInMs: MINUTE, touchIntervalMs: 15_000 }), Date.now());
     vi.advanceTimersByTime(30_000 - 1);
     expect(phase()).toBe('running');
     vi.advanceTimersByTime(1);
@@ -120,7 +111,7 @@ describe('the idle warning clock', () => {
 
   it('stops on sign-out and fires nothing afterwards', () => {
     const { c, onExpire, phase } = clock();
-    c.start(fresh(), Date.now());
+    c.start(sessionTiming(), Date.now());
     c.stop();
     vi.advanceTimersByTime(60 * MINUTE);
     expect(phase()).toBe('stopped');
@@ -129,7 +120,7 @@ describe('the idle warning clock', () => {
 
   it('expires at once when shown again after its deadline passed unseen', () => {
     const { c, onExpire } = clock();
-    c.start(fresh(), Date.now());
+    c.start(sessionTiming(), Date.now());
     // A sleeping laptop: the clock jumps without the timers running.
     vi.setSystemTime(T0 + 31 * MINUTE);
     c.recheck();
@@ -140,7 +131,7 @@ describe('the idle warning clock', () => {
     const { c } = clock();
     const heard: string[] = [];
     c.subscribe(() => heard.push(c.getSnapshot().phase));
-    c.start(fresh(), Date.now());
+    c.start(sessionTiming(), Date.now());
     vi.advanceTimersByTime(30 * MINUTE);
     expect(heard).toEqual(['running', 'warning', 'expired']);
   });
@@ -155,8 +146,8 @@ describe('tabs sharing one session', () => {
     const stopIdle = idle.connect(true);
     try {
       const now = Date.now();
-      busy.start(fresh(), now);
-      idle.start(fresh(), now);
+      busy.start(sessionTiming(), now);
+      idle.start(sessionTiming(), now);
       busy.activity(now + 10 * MINUTE);
       await vi.waitFor(() => expect(idle.getSnapshot().deadline).toBe(now + 39 * MINUTE));
     } finally {

@@ -1,19 +1,18 @@
 import { useMutation } from '@tanstack/react-query';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { ApiEnvelope, SessionTiming, SessionUser } from '@wfc/contract';
+import type { ApiEnvelope, SessionUser } from '@wfc/contract';
 import { type FormEvent, useState } from 'react';
-import { createMemoryRouter, Outlet, RouterProvider, useBlocker } from 'react-router';
+import { createMemoryRouter, type RouteObject, RouterProvider, useBlocker } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, api, errorMessage, MAX_REPLAYS, onUnauthorized } from '../../src/api/client';
 import { AppProviders } from '../../src/app/AppProviders';
 import { createEmotionCache } from '../../src/app/emotion';
 import { createQueryClient } from '../../src/app/queryClient';
+import { appRoutes } from '../../src/app/router';
 import { useSessionEnded, useUnsavedInput } from '../../src/auth/auth';
-import { RedirectIfAuthenticated, RequireAuth } from '../../src/auth/guards';
 import { STORAGE_KEY, writeStoredUser } from '../../src/auth/storage';
-import { AppShell } from '../../src/layout/AppShell';
-import { LoginPage } from '../../src/pages/LoginPage';
+import { sessionTiming } from '../support/session';
 import { fail, type Handler, ok, resetToasts, sessionUser, stubApi } from './support';
 
 afterEach(() => {
@@ -29,14 +28,7 @@ const omar = sessionUser(['CREATE_SKILL'], 'omar');
 const ENDED = fail(401, 'Your session has expired');
 const CREATED = 'Skill created successfully';
 
-const timing = (overrides: Partial<SessionTiming> = {}): SessionTiming => ({
-  idleMs: 30 * MINUTE,
-  touchIntervalMs: MINUTE,
-  idleExpiresInMs: 30 * MINUTE,
-  absoluteExpiresInMs: 12 * 60 * MINUTE,
-  ...overrides,
-});
-const withTiming = (u: SessionUser, t = timing()): SessionUser => ({ ...u, session: t });
+const withTiming = (u: SessionUser, t = sessionTiming()): SessionUser => ({ ...u, session: t });
 
 /** Answers in turn, the last one again and again. */
 function inTurn(...answers: ApiEnvelope[]): Handler {
@@ -83,32 +75,26 @@ function WorkScreen() {
   );
 }
 
-const routes = [
-  {
-    element: <AppShell />,
-    children: [
-      {
-        path: 'login',
-        element: (
-          <RedirectIfAuthenticated>
-            <LoginPage />
-          </RedirectIfAuthenticated>
-        ),
-      },
-      {
-        element: (
-          <RequireAuth>
-            <Outlet />
-          </RequireAuth>
-        ),
-        children: [
-          { index: true, element: <h1>Home screen</h1> },
-          { path: 'work', element: <WorkScreen /> },
-        ],
-      },
-    ],
-  },
-];
+/**
+ * The app's own routes (shell, login, guards), with the work screen among the signed-in pages and
+ * a plain home in place of the real one.
+ */
+function withWorkScreen(routes: RouteObject[]): RouteObject[] {
+  return routes.map((route) => {
+    if (route.index || !route.children) return route;
+    const children = withWorkScreen(route.children);
+    if (!children.some((child) => child.index)) return { ...route, children };
+    return {
+      ...route,
+      children: [
+        ...children.map((child) => (child.index ? { index: true, element: <h1>Home screen</h1> } : child)),
+        { path: 'work', element: <WorkScreen /> },
+      ],
+    };
+  });
+}
+
+const routes = withWorkScreen(appRoutes);
 
 function renderShell(path: string, handlers: Record<string, Handler>, user: SessionUser | null = maria) {
   if (user) writeStoredUser(user);
@@ -128,6 +114,13 @@ const stored = () => JSON.parse(window.localStorage.getItem(STORAGE_KEY) ?? 'nul
 async function typeAndSave(user: ReturnType<typeof userEvent.setup>, title: string) {
   await user.type(await screen.findByLabelText('Title'), title);
   await user.click(screen.getByRole('button', { name: 'Save' }));
+}
+
+/** Signs maria in on the login screen. */
+async function logInAsMaria(user: ReturnType<typeof userEvent.setup>) {
+  await user.type(await screen.findByLabelText('Username'), 'maria');
+  await user.type(screen.getByLabelText('Password'), 'maria-password-1');
+  await user.click(screen.getByRole('button', { name: 'Login' }));
 }
 
 async function signInDialog() {
@@ -284,9 +277,7 @@ describe('a call answered 401 without unsaved input', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(stored().auth.isAuthenticated).toBe(false);
 
-    await user.type(screen.getByLabelText('Username'), 'maria');
-    await user.type(screen.getByLabelText('Password'), 'maria-password-1');
-    await user.click(screen.getByRole('button', { name: 'Login' }));
+    await logInAsMaria(user);
     expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('Work screen');
     expect(app.location()).toBe('/work?tab=skills');
   });
@@ -296,9 +287,7 @@ describe('a call answered 401 without unsaved input', () => {
     const app = renderShell('/work?keyword=fr', { login: ok(withTiming(maria)) }, null);
     expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('Login');
     expect(app.location()).toBe('/login?next=%2Fwork%3Fkeyword%3Dfr');
-    await user.type(screen.getByLabelText('Username'), 'maria');
-    await user.type(screen.getByLabelText('Password'), 'maria-password-1');
-    await user.click(screen.getByRole('button', { name: 'Login' }));
+    await logInAsMaria(user);
     expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('Work screen');
     expect(app.location()).toBe('/work?keyword=fr');
   });
@@ -306,9 +295,7 @@ describe('a call answered 401 without unsaved input', () => {
   it('goes home after signing in when `next` points elsewhere', async () => {
     const user = userEvent.setup();
     const app = renderShell('/login?next=%2F%2Fevil.example', { login: ok(withTiming(maria)) }, null);
-    await user.type(await screen.findByLabelText('Username'), 'maria');
-    await user.type(screen.getByLabelText('Password'), 'maria-password-1');
-    await user.click(screen.getByRole('button', { name: 'Login' }));
+    await logInAsMaria(user);
     expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('Home screen');
     expect(app.location()).toBe('/');
   });

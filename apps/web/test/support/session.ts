@@ -1,4 +1,6 @@
-import type { SessionUser } from '@wfc/contract';
+import type { SessionTiming, SessionUser } from '@wfc/contract';
+
+const MINUTE = 60_000;
 
 /** A signed-in user whose role holds exactly these permissions. */
 export function sessionUser(permissions: string[], username = 'tester'): SessionUser {
@@ -18,3 +20,12 @@ export function sessionUser(permissions: string[], username = 'tester'): Session
     },
   };
 }
+
+/** The timing a sign-in answers with under the default policy: 30 minutes idle, touched once a minute. */
+export const sessionTiming = (overrides: Partial<SessionTiming> = {}): SessionTiming => ({
+  idleMs: 30 * MINUTE,
+  touchIntervalMs: MINUTE,
+  idleExpiresInMs: 30 * MINUTE,
+  absoluteExpiresInMs: 12 * 60 * MINUTE,
+  ...overrides,
+});

@@ -1,12 +1,8 @@
-import Visibility from '@mui/icons-material/Visibility';
-import VisibilityOff from '@mui/icons-material/VisibilityOff';
 import Box from '@mui/material/Box';
-import IconButton from '@mui/material/IconButton';
-import InputAdornment from '@mui/material/InputAdornment';
 import TextField from '@mui/material/TextField';
 import type { FormFieldKind } from '@wfc/contract';
-import { useState } from 'react';
 import { type Control, Controller, type FieldPath, type FieldValues } from 'react-hook-form';
+import { usePasswordVisibility } from '../../ui/usePasswordVisibility';
 
 /** The definitions' text kinds, plus the profile's phone and web-address fields. */
 export type TextKind = Exclude<FormFieldKind, 'select' | 'multiselect' | 'json'> | 'tel' | 'url';
@@ -38,9 +34,9 @@ export function TextInput<V extends FieldValues>({
   placeholder,
   autoComplete,
 }: Props<V>) {
-  const [showPassword, setShowPassword] = useState(false);
+  const password = usePasswordVisibility();
   const isPassword = kind === 'password';
-  const type = isPassword ? (showPassword ? 'text' : 'password') : kind === 'textarea' ? undefined : kind;
+  const type = isPassword ? password.type : kind === 'textarea' ? undefined : kind;
   const helper =
     error && help ? (
       <>
@@ -78,17 +74,7 @@ export function TextInput<V extends FieldValues>({
             inputLabel: kind === 'date' || readOnly ? { shrink: true } : undefined,
             input: {
               readOnly,
-              endAdornment: isPassword ? (
-                <InputAdornment position="end">
-                  <IconButton
-                    aria-label={showPassword ? 'Hide password' : 'Show password'}
-                    onClick={() => setShowPassword((s) => !s)}
-                    edge="end"
-                  >
-                    {showPassword ? <VisibilityOff /> : <Visibility />}
-                  </IconButton>
-                </InputAdornment>
-              ) : undefined,
+              endAdornment: isPassword ? password.toggle : undefined,
             },
           }}
         />

@@ -5,7 +5,6 @@ import { useQueryClient } from '@tanstack/react-query';
 import { PROFILE_PICTURE_REQUIRED, type ProfileRecord } from '@wfc/contract';
 import { type BaseSyntheticEvent, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { useNavigate } from 'react-router';
 import { queryKeys } from '../../api/queryKeys';
 import { useUnsavedInput } from '../../auth/auth';
 import { DiscardDialog } from '../../ui/DiscardDialog';
@@ -13,16 +12,14 @@ import { notify } from '../../ui/notify';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { useUnsavedChangesGuard } from '../../ui/useUnsavedChangesGuard';
 import { bodyResolver } from '../bodyResolver';
-import { ConflictPanel } from '../ConflictPanel';
-import { compareFields, type StaleConflict, versionOf } from '../conflict';
-import { stashDraft } from '../drafts';
+import { compareFields, versionOf } from '../conflict';
 import { errorAt, GeneralErrors, useServerFieldErrors } from '../fieldErrors';
 import { useSaveRecord } from '../mutations';
-import { type BackState, createPath, useDraft, useGoBack } from '../paths';
+import { useDraft } from '../paths';
 import { formTitle, type RecordFormProps } from '../RecordScreen';
 import { SubmitRow } from '../SubmitRow';
 import { UNSAVED_FORM_TEXT, useApplyDraft } from '../unsaved';
-import { useRecordPermissions } from '../useRecordPermissions';
+import { useConflictActions } from '../useConflictActions';
 import { AddressFields } from './AddressFields';
 import { PersonalDetails } from './PersonalDetails';
 import type { ProfileFormParts } from './ProfileLayout';
@@ -54,8 +51,11 @@ export function ProfileEditor({ def, mode, code, record, back, picture, pictureE
   const readOnly = mode === 'view';
   // An update re-sends the picture only when the user picked another one.
   const [pictureChanged, setPictureChanged] = useState(false);
-  // The record the form stands on: as opened, then theirs once the user takes it or saves over it.
-  const [base, setBase] = useState(record as ProfileRecord | undefined);
+  const { base, conflict, onConflict, panel } = useConflictActions(
+    def,
+    back,
+    record as ProfileRecord | undefined,
+  );
   const [saved, setSaved] = useState<SavedPicture>({
     thumbnail: base?.profilePicture?.thumbnail ?? '',
     file: picture,
@@ -80,7 +80,6 @@ export function ProfileEditor({ def, mode, code, record, back, picture, pictureE
   // A deleted profile created again: what was typed into its form, as this form's unsaved edits.
   useApplyDraft(mode === 'create' ? draft : undefined, reset);
   const serverErrors = useServerFieldErrors(setError, PROFILE_FIELDS);
-  const [conflict, setConflict] = useState<StaleConflict | null>(null);
   // While a conflict shows, the user's values are compared as they type on.
   useWatch({ control, disabled: !conflict });
   const guard = useUnsavedChangesGuard(!readOnly && (formState.isDirty || pictureChanged));
@@ -88,13 +87,10 @@ export function ProfileEditor({ def, mode, code, record, back, picture, pictureE
   const save = useSaveRecord(def, mode, back, {
     multipart: true,
     onFieldErrors: serverErrors.show,
-    onConflict: setConflict,
+    onConflict,
     onSaved: guard.release,
   });
   const queryClient = useQueryClient();
-  const goBack = useGoBack();
-  const navigate = useNavigate();
-  const allowed = useRecordPermissions(def);
   const [loadingTheirs, setLoadingTheirs] = useState(false);
 
   /** Validates and sends the form, as an update of `version` (the version the form stands on). */
@@ -125,40 +121,32 @@ export function ProfileEditor({ def, mode, code, record, back, picture, pictureE
     }
   };
 
-  const theirs = conflict?.theirs as ProfileRecord | null | undefined;
-  const resolution = conflict && {
-    changes: compareFields(
-      PROFILE_COMPARED,
-      comparableProfile(initialProfileValues(base, saved.file), base),
-      theirs ? comparableProfile(initialProfileValues(theirs), theirs) : {},
-      comparableProfile(getValues(), base, pictureChanged ? getValues().profilePicture : null),
-    ),
-    takeTheirs: async () => {
-      if (!theirs) return;
+  const conflictPanel = panel({
+    getValues,
+    reset,
+    busy: formState.isSubmitting || loadingTheirs,
+    compare: (theirs) =>
+      compareFields(
+        PROFILE_COMPARED,
+        comparableProfile(initialProfileValues(base, saved.file), base),
+        theirs ? comparableProfile(initialProfileValues(theirs), theirs) : {},
+        comparableProfile(getValues(), base, pictureChanged ? getValues().profilePicture : null),
+      ),
+    // Take theirs: their picture, fetched, is the saved one and no change of the user's.
+    valuesOf: async (theirs) => {
       setLoadingTheirs(true);
       const file = await theirPicture(theirs);
       setLoadingTheirs(false);
-      setBase(theirs);
       setSaved({ thumbnail: theirs.profilePicture?.thumbnail ?? '', file });
       setPictureChanged(false);
-      reset(initialProfileValues(theirs, file));
-      setConflict(null);
-      serverErrors.clear();
+      return initialProfileValues(theirs, file);
     },
-    keepMine: () => {
-      if (!theirs) return;
-      setBase(theirs);
-      setSaved({ thumbnail: theirs.profilePicture?.thumbnail ?? '', file: null });
-      setConflict(null);
-      void saveAt(versionOf(theirs))();
-    },
-    createAgain: () => {
-      guard.release();
-      const state: BackState = { back: back.to, draft: stashDraft(getValues()) };
-      if (back.state) state.backState = back.state;
-      navigate(createPath(def), { state });
-    },
-  };
+    // Keep mine: a picture the user picked is sent again; theirs is known only by its thumbnail.
+    onKeepMine: (theirs) => setSaved({ thumbnail: theirs.profilePicture?.thumbnail ?? '', file: null }),
+    saveAt,
+    clearErrors: serverErrors.clear,
+    releaseGuard: guard.release,
+  });
 
   const form: ProfileFormParts = {
     control,
@@ -172,18 +160,7 @@ export function ProfileEditor({ def, mode, code, record, back, picture, pictureE
       <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 }, maxWidth: 1080 }}>
         <Box component="form" noValidate onSubmit={submit} aria-label={title}>
           <Box sx={{ display: 'flex', flexDirection: 'column', gap: 4 }}>
-            {conflict && resolution && (
-              <ConflictPanel
-                label={def.label}
-                conflict={conflict}
-                changes={resolution.changes}
-                busy={formState.isSubmitting || loadingTheirs}
-                onTakeTheirs={() => void resolution.takeTheirs()}
-                onKeepMine={resolution.keepMine}
-                onCreateAgain={allowed.create ? resolution.createAgain : undefined}
-                onGoBack={() => goBack(back)}
-              />
-            )}
+            {conflictPanel}
             <GeneralErrors messages={serverErrors.general} />
             <PersonalDetails
               form={form}
