@@ -1,12 +1,11 @@
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import pg from 'pg';
 import { type DbHandle, openDatabase } from '../../src/db/client.ts';
+import { scratchPgDatabase } from './db.ts';
 
 const SERVER_SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 /** tsx's loader by its absolute URL, so that a script runs from any working directory. */
@@ -67,22 +66,10 @@ export async function scratchDatabase(): Promise<ScratchDatabase> {
       drop: () => rm(dir, { recursive: true, force: true }),
     };
   }
-  const name = `wfc_cli_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  const databaseUrl = url.toString();
+  const scratch = await scratchPgDatabase(base, 'wfc_cli');
   return {
-    env: { DATABASE_URL: databaseUrl },
-    open: () => openDatabase({ dataDir: 'memory://', databaseUrl, poolSize: 2 }),
-    async drop() {
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
+    env: { DATABASE_URL: scratch.url },
+    open: () => openDatabase({ dataDir: 'memory://', databaseUrl: scratch.url, poolSize: 2 }),
+    drop: scratch.drop,
   };
 }

@@ -7,6 +7,26 @@ import { migrate } from '../../src/db/migrate.ts';
  * A fresh, migrated database for one test file: in-memory PGlite by default, or a new database on
  * the PostgreSQL server named by DATABASE_URL (dropped again by `close`). Files never share data.
  */
+/** A new, empty database on the PostgreSQL server `base` names: its URL, and how to drop it. */
+export async function scratchPgDatabase(base: string, prefix: string) {
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
 export async function freshDatabase(): Promise<DbHandle & { url?: string }> {
   const base = process.env.DATABASE_URL;
   if (!base) {
@@ -14,24 +34,15 @@ export async function freshDatabase(): Promise<DbHandle & { url?: string }> {
     await migrate(handle.db);
     return handle;
   }
-  const name = `wfc_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase({ dataDir: 'memory://', databaseUrl: url.toString(), poolSize: 5 });
+  const scratch = await scratchPgDatabase(base, 'wfc_test');
+  const handle = await openDatabase({ dataDir: 'memory://', databaseUrl: scratch.url, poolSize: 5 });
   await migrate(handle.db);
   return {
     ...handle,
-    url: url.toString(),
+    url: scratch.url,
     async close() {
       await handle.close();
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
+      await scratch.drop();
     },
   };
 }
