@@ -238,14 +238,20 @@ describe('JSON text check', () => {
       JSON.stringify({
         rows: Array.from({ length: rows }, (_, i) => ({ code: `C-${i}`, cells: [1, 2, 3] })),
       });
+    // The fastest of several runs: other work on the machine only ever adds time, so the minimum
+    // is the check's own cost. Four times the text takes about 4 times as long; quadratic, 16.
     const time = (text: string) => {
-      const started = performance.now();
-      for (let i = 0; i < 5; i++) checkJsonText(text, 10_000_000);
-      return performance.now() - started;
+      let fastest = Number.POSITIVE_INFINITY;
+      for (let i = 0; i < 7; i++) {
+        const started = performance.now();
+        checkJsonText(text, 10_000_000);
+        fastest = Math.min(fastest, performance.now() - started);
+      }
+      return fastest;
     };
     const small = body(20_000);
     const large = body(80_000);
     time(small);
-    expect(time(large) / time(small)).toBeLessThan(8);
+    expect(time(large) / time(small)).toBeLessThan(10);
   });
 });
