@@ -218,4 +218,22 @@ describe('the performance snapshot', () => {
     expect(describeViolations(await e2e.checkA11y(page))).toBe('');
     await page.context().close();
   });
+
+  it('ends at its footer: no scrolling below it or sideways at 1440 x 900', async () => {
+    const page = await e2e.newPage({ viewport: { width: 1440, height: 900 } });
+    await e2e.login(page);
+    await page.goto(`/performance-snapshot?date=${DATE}`);
+    await page.getByRole('rowheader', { name: 'Amelia Hart' }).waitFor();
+    const extent = await page.evaluate(() => {
+      const footer = document.querySelector('footer');
+      const root = document.documentElement;
+      return {
+        belowFooter: root.scrollHeight - ((footer?.getBoundingClientRect().bottom ?? 0) + window.scrollY),
+        sideways: root.scrollWidth - root.clientWidth,
+      };
+    });
+    expect(extent.belowFooter).toBeLessThanOrEqual(1);
+    expect(extent.sideways).toBeLessThanOrEqual(0);
+    await page.context().close();
+  });
 });

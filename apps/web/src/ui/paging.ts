@@ -12,8 +12,13 @@ export const lastPage = (total: number, limit: number) => Math.max(1, Math.ceil(
 /** Screen-reader-only text. */
 export const visuallyHidden = {
   position: 'absolute',
-  width: 1,
-  height: 1,
+  // In `sx` a bare 1 means 100%: a hidden element as large as its container made the page
+  // scroll far below its footer. Pixels, written as such.
+  width: '1px',
+  height: '1px',
+  margin: '-1px',
+  padding: 0,
+  border: 0,
   overflow: 'hidden',
   clip: 'rect(0 0 0 0)',
   whiteSpace: 'nowrap',
