@@ -20,7 +20,7 @@ import { pendingMigrations } from './db/migrate.ts';
 import { BODY_LIMIT, registerBodyParsers } from './http/body.ts';
 import { ApiError } from './http/envelope.ts';
 import { pgError, registerErrorHandling } from './http/errors.ts';
-import { metricsRoute } from './http/metrics.ts';
+import { bearerMatches } from './http/metrics.ts';
 import { MULTIPART_LIMITS } from './http/multipart.ts';
 import { buildOpenApi } from './http/openapi.ts';
 import { echoRequestIds, REQUEST_ID_HEADER, requestIdFor } from './http/request-id.ts';
@@ -89,6 +89,31 @@ const readyRoute = defineRoute({
     }
     if (pending.length) throw notReady(`Database migrations not applied: ${pending.length} pending`);
     return { message: 'Ready' };
+  },
+});
+
+/**
+ * For a Prometheus scraper holding METRICS_TOKEN. Without the token configured, or with a wrong
+ * one, the answer is the very 404 of an unknown path, so a prober cannot tell metrics are on.
+ */
+export const metricsRoute = defineRoute({
+  method: 'GET',
+  path: 'metrics',
+  summary: 'Prometheus metrics in the text format; send `Authorization: Bearer` with METRICS_TOKEN',
+  tag: 'Operations',
+  access: publicAccess,
+  produces: 'text/plain',
+  answers: {
+    404: 'METRICS_TOKEN is not set, or the bearer token is missing or wrong: the same answer as an unknown path',
+  },
+  async handler({ req, reply, services }) {
+    const token = services.config.METRICS_TOKEN;
+    if (!token || !bearerMatches(req.headers.authorization, token)) {
+      throw new ApiError(404, `No such endpoint: ${req.method} ${req.url.split('?')[0]}`);
+    }
+    const { contentType, body } = await services.metrics.text();
+    await reply.code(200).header('Content-Type', contentType).send(body);
+    return undefined;
   },
 });
 

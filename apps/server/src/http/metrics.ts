@@ -1,7 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import { ApiError } from './envelope.ts';
-import { defineRoute, publicAccess } from './routes.ts';
 
 /** The PostgreSQL pool at one moment. */
 export interface PoolUse {
@@ -152,28 +150,3 @@ export function bearerMatches(header: string | undefined, token: string): boolea
   const sent = /^Bearer +(\S+) *$/i.exec(header ?? '')?.[1];
   return sent !== undefined && timingSafeEqual(sha256(sent), sha256(token));
 }
-
-/**
- * For a Prometheus scraper holding METRICS_TOKEN. Without the token configured, or with a wrong
- * one, the answer is the very 404 of an unknown path, so a prober cannot tell metrics are on.
- */
-export const metricsRoute = defineRoute({
-  method: 'GET',
-  path: 'metrics',
-  summary: 'Prometheus metrics in the text format; send `Authorization: Bearer` with METRICS_TOKEN',
-  tag: 'Operations',
-  access: publicAccess,
-  produces: 'text/plain',
-  answers: {
-    404: 'METRICS_TOKEN is not set, or the bearer token is missing or wrong: the same answer as an unknown path',
-  },
-  async handler({ req, reply, services }) {
-    const token = services.config.METRICS_TOKEN;
-    if (!token || !bearerMatches(req.headers.authorization, token)) {
-      throw new ApiError(404, `No such endpoint: ${req.method} ${req.url.split('?')[0]}`);
-    }
-    const { contentType, body } = await services.metrics.text();
-    await reply.code(200).header('Content-Type', contentType).send(body);
-    return undefined;
-  },
-});
