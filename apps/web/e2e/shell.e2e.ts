@@ -22,6 +22,10 @@ describe('sign in and out', () => {
     await e2e.login(page);
     await toast(page, 'Logged in successfully').waitFor();
     expect(path(page)).toBe('/');
+    // Toasts stand below the header: none covers Sign Out.
+    const toastBox = await toast(page, 'Logged in successfully').boundingBox();
+    const headerBox = await page.getByRole('banner').boundingBox();
+    expect(toastBox && headerBox && toastBox.y >= headerBox.y + headerBox.height).toBe(true);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Welcome, admin');
     await page.context().close();
   });

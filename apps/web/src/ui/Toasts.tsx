@@ -3,6 +3,8 @@ import { ToastContainer } from 'react-toastify/unstyled';
 /** Toasts show top-right, at most 3 at once, each closing after 1000 ms. */
 export const TOAST_LIMIT = 3;
 export const TOAST_AUTO_CLOSE_MS = 1000;
+/** Below the 64 px header, so that no toast covers Sign Out or the menu. */
+const TOAST_TOP_PX = 72;
 
 export function Toasts() {
   return (
@@ -13,6 +15,7 @@ export function Toasts() {
       newestOnTop
       pauseOnFocusLoss={false}
       theme="light"
+      style={{ top: TOAST_TOP_PX }}
     />
   );
 }
