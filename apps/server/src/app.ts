@@ -5,7 +5,6 @@ import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { sql } from 'drizzle-orm';
 import Fastify, {
   type FastifyInstance,
   type FastifyReply,
@@ -16,116 +15,26 @@ import Fastify, {
 import type { DestinationStream } from 'pino';
 import { authRoutes } from './account/routes.ts';
 import type { Config } from './config/config.ts';
-import { pendingMigrations } from './db/migrate.ts';
 import { BODY_LIMIT, registerBodyParsers } from './http/body.ts';
-import { ApiError } from './http/envelope.ts';
-import { pgError, registerErrorHandling } from './http/errors.ts';
-import { bearerMatches } from './http/metrics.ts';
+import { registerErrorHandling } from './http/errors.ts';
 import { MULTIPART_LIMITS } from './http/multipart.ts';
 import { buildOpenApi } from './http/openapi.ts';
 import { echoRequestIds, REQUEST_ID_HEADER, requestIdFor } from './http/request-id.ts';
-import { API_PREFIX, type ApiRoute, defineRoute, publicAccess, registerApiRoutes } from './http/routes.ts';
+import { API_PREFIX, type ApiRoute, registerApiRoutes } from './http/routes.ts';
 import { API_HEADERS, newNonce, normalisePath, registerSecurity, writeClientError } from './http/security.ts';
+import { operationsRoutes } from './operations/routes.ts';
 import { performanceRoutes } from './performance/routes.ts';
 import { registryRoutes } from './resources/index.ts';
 import type { Services } from './services.ts';
 
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
 
-/** Whether the server answers and reaches its database: for load balancers and process managers. */
-const healthRoute = defineRoute({
-  method: 'GET',
-  path: 'health',
-  summary: 'Whether the server and its database answer',
-  tag: 'Health',
-  access: publicAccess,
-  async handler({ services }) {
-    try {
-      await services.db.execute(sql`select 1`);
-    } catch {
-      throw new ApiError(503, 'Database unavailable');
-    }
-    return { message: 'OK' };
-  },
-});
-
-/** For a process manager's liveness probe: the process answers; nothing else is asked. */
-const liveRoute = defineRoute({
-  method: 'GET',
-  path: 'health/live',
-  summary: 'Whether the server process answers (liveness)',
-  tag: 'Health',
-  access: publicAccess,
-  async handler() {
-    return { message: 'OK' };
-  },
-});
-
-const notReady = (message: string) => new ApiError(503, message, undefined, { 'Retry-After': '5' });
-
-/**
- * For a load balancer's readiness probe: the database answers and holds every migration this
- * build carries (an instance started against a database another, older build migrated is not).
- */
-const readyRoute = defineRoute({
-  method: 'GET',
-  path: 'health/ready',
-  summary: 'Whether the server can serve: its database answers and has every migration applied (readiness)',
-  tag: 'Health',
-  access: publicAccess,
-  answers: {
-    503: 'Not ready: the database is unreachable or lacks migrations; see Retry-After',
-  },
-  async handler({ services }) {
-    let pending: string[];
-    try {
-      pending = await pendingMigrations(services.db);
-    } catch (err) {
-      // 42P01: no such table, so a database that was never migrated.
-      if (pgError(err)?.code === '42P01') {
-        throw notReady('Database migrations not applied');
-      }
-      throw notReady('Database unavailable');
-    }
-    if (pending.length) throw notReady(`Database migrations not applied: ${pending.length} pending`);
-    return { message: 'Ready' };
-  },
-});
-
-/**
- * For a Prometheus scraper holding METRICS_TOKEN. Without the token configured, or with a wrong
- * one, the answer is the very 404 of an unknown path, so a prober cannot tell metrics are on.
- */
-export const metricsRoute = defineRoute({
-  method: 'GET',
-  path: 'metrics',
-  summary: 'Prometheus metrics in the text format; send `Authorization: Bearer` with METRICS_TOKEN',
-  tag: 'Operations',
-  access: publicAccess,
-  produces: 'text/plain',
-  answers: {
-    404: 'METRICS_TOKEN is not set, or the bearer token is missing or wrong: the same answer as an unknown path',
-  },
-  async handler({ req, reply, services }) {
-    const token = services.config.METRICS_TOKEN;
-    if (!token || !bearerMatches(req.headers.authorization, token)) {
-      throw new ApiError(404, `No such endpoint: ${req.method} ${req.url.split('?')[0]}`);
-    }
-    const { contentType, body } = await services.metrics.text();
-    await reply.code(200).header('Content-Type', contentType).send(body);
-    return undefined;
-  },
-});
-
 /** Every API route: the one table that the router, the guard tests and OpenAPI all read. */
 export const allRoutes = (): ApiRoute[] => [
   ...authRoutes,
   ...registryRoutes(),
   ...performanceRoutes,
-  healthRoute,
-  liveRoute,
-  readyRoute,
-  metricsRoute,
+  ...operationsRoutes,
 ];
 
 /**

@@ -4,6 +4,7 @@ import {
   type PerformanceRowInput,
   type PerformanceSkillColumn,
 } from '@wfc/contract';
+import type { LastChange } from '../audit/history.ts';
 import { MAX_FIELD_ERRORS } from '../http/errors.ts';
 
 /**
@@ -169,11 +170,6 @@ export function staleRows<R extends Pick<PerformanceRowInput, 'employeeCode' | '
 }
 
 /** Who last changed a row, from its latest audit entry; `at` is UTC, `YYYY-MM-DD HH:MM:SS`. */
-export interface LastChange {
-  username: string | null;
-  at: string;
-}
-
 /** Employees a conflict's message names before it counts the rest. */
 const NAMED_EMPLOYEES = 3;
 

@@ -1,12 +1,12 @@
 import type { PerformanceRow, PerformanceRowInput, PerformanceSkillColumn } from '@wfc/contract';
 import { sql } from 'drizzle-orm';
+import { lastChanges } from '../audit/history.ts';
 import { type AuditActor, type AuditEntry, recordAudits } from '../audit/recorder.ts';
 import type { Executor } from '../db/client.ts';
 import { newCode } from '../db/codes.ts';
 import { badRequest, staleWrite } from '../http/envelope.ts';
 import {
   batchShapeErrors,
-  type LastChange,
   referenceErrors,
   rowChange,
   rowKey,
@@ -76,19 +76,8 @@ async function staleBatch(tx: Executor, stale: readonly PerformanceRowInput[]) {
     current.push(...(await withSkills(tx, base)));
   }
   const saved = current.flatMap((r) => (r.performanceCode ? [r.performanceCode] : []));
-  // The latest entry of each row, through the audits' (collection, record_code, id) index.
-  const last = saved.length
-    ? await rowsOf<LastChange & { code: string }>(
-        tx,
-        sql`select distinct on (record_code) record_code as code, username,
-              to_char(created_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS') as at
-            from audits
-            where collection = ${PERFORMANCE_COLLECTION} and record_code in (${textSet(saved)})
-            order by record_code, id desc`,
-      )
-    : [];
-  const byCode = new Map(last.map((l) => [l.code, { username: l.username, at: l.at }]));
-  const changes = current.map((r) => (r.performanceCode ? (byCode.get(r.performanceCode) ?? null) : null));
+  const last = await lastChanges(tx, PERFORMANCE_COLLECTION, saved);
+  const changes = current.map((r) => (r.performanceCode ? (last.get(r.performanceCode) ?? null) : null));
   const names = unique(current.map((r) => r.employeeName));
   return staleWrite(staleMessage(names, changes), current);
 }

@@ -8,14 +8,14 @@ import {
   type ResourceKey,
   recordVersion,
 } from '@wfc/contract';
-import { and, count, desc, eq, getTableName, type SQL, sql } from 'drizzle-orm';
+import { and, count, eq, getTableName, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
+import { lastChanges } from '../audit/history.ts';
 import { recordAudit } from '../audit/recorder.ts';
 import type { Executor } from '../db/client.ts';
 import { newCode } from '../db/codes.ts';
 import { escapeLike } from '../db/like.ts';
-import { audits } from '../db/schema/index.ts';
 import { badRequest, conflict, notFound, staleWrite } from '../http/envelope.ts';
 import { registerUniqueMessage } from '../http/errors.ts';
 import { type ApiRoute, anyOf, defineRoute, type SessionContext } from '../http/routes.ts';
@@ -287,23 +287,15 @@ export async function referencesTo(tx: Executor, dependents: readonly Dependent[
   return found;
 }
 
-/** How a UTC instant reads in a message: `2026-11-25 08:15:04 UTC`. */
-const messageTime = (at: Date) => `${at.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
-
 /**
  * The refusal of a write based on a version that is no longer current: who changed or deleted the
  * record, and when (its latest audit entry), with the record as it now stands (null if deleted).
  */
 async function staleVersion(tx: Executor, res: ServerResource, code: string, current: Row | undefined) {
-  const [last] = await tx
-    .select({ username: audits.username, at: audits.createdAt })
-    .from(audits)
-    .where(and(eq(audits.collection, res.def.listSegment), eq(audits.recordCode, code)))
-    .orderBy(desc(audits.id))
-    .limit(1);
+  const last = (await lastChanges(tx, res.def.listSegment, [code])).get(code);
   const what = current ? 'changed' : 'deleted';
   const who = last?.username ?? 'another user';
-  const when = last ? ` at ${messageTime(last.at)}` : '';
+  const when = last ? ` at ${last.at} UTC` : '';
   return staleWrite(
     `This ${res.def.label.toLowerCase()} was ${what} by ${who}${when} since you opened it`,
     current ?? null,
