@@ -1,5 +1,4 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
@@ -23,11 +22,10 @@ import { echoRequestIds, REQUEST_ID_HEADER, requestIdFor } from './http/request-
 import { API_PREFIX, type ApiRoute, registerApiRoutes } from './http/routes.ts';
 import { API_HEADERS, newNonce, normalisePath, registerSecurity, writeClientError } from './http/security.ts';
 import { operationsRoutes } from './operations/routes.ts';
+import { DEFAULT_WEB_DIST } from './paths.ts';
 import { performanceRoutes } from './performance/routes.ts';
 import { registryRoutes } from './resources/index.ts';
 import type { Services } from './services.ts';
-
-export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
 
 /** Every API route: the one table that the router, the guard tests and OpenAPI all read. */
 export const allRoutes = (): ApiRoute[] => [

@@ -1,9 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
+import { MIGRATIONS_DIR } from '../paths.ts';
 import type { Database, Executor } from './client.ts';
 
-const MIGRATIONS_DIR = fileURLToPath(new URL('../../drizzle/', import.meta.url));
 /** Any fixed number: every instance takes the same lock, so migrations run once at a time. */
 const MIGRATION_LOCK = 727_001;
 

@@ -15,10 +15,16 @@ export async function loadDemoIfWanted(
   const wanted =
     config.DEMO_DATA === 'true' || (config.DEMO_DATA === 'auto' && firstStart && handle.kind === 'pglite');
   if (!wanted) return;
-  const [{ seedDemo, DEMO_ACCOUNTS }, { DEMO_PASSWORD }] = await Promise.all([
-    import('./demo.ts'),
-    import('./catalogue.ts'),
-  ]);
+  let modules: [typeof import('./demo.ts'), typeof import('./catalogue.ts')];
+  try {
+    modules = await Promise.all([import('./demo.ts'), import('./catalogue.ts')]);
+  } catch (err) {
+    // A production installation leaves out the development dependencies that make demo data up.
+    if (!isMissingPackage(err) || config.DEMO_DATA === 'true') throw err;
+    log.warn('No demo data: making it up needs the development installation (npm ci); skipped');
+    return;
+  }
+  const [{ seedDemo, DEMO_ACCOUNTS }, { DEMO_PASSWORD }] = modules;
   log.info('Loading demo data (first start)...');
   const started = performance.now();
   const summary = await seedDemo(handle.db, {
@@ -29,3 +35,6 @@ export async function loadDemoIfWanted(
     `Demo users (${DEMO_ACCOUNTS.map((a) => a.username).join(', ')} and every employee's user) sign in with '${DEMO_PASSWORD}'`,
   );
 }
+
+const isMissingPackage = (err: unknown) =>
+  err instanceof Error && 'code' in err && err.code === 'ERR_MODULE_NOT_FOUND';

@@ -24,12 +24,12 @@ export interface ScriptRun {
  */
 export function runEntryPoint(
   script: string,
-  options: { env?: Record<string, string>; cwd?: string } = {},
+  options: { env?: Record<string, string>; cwd?: string; args?: readonly string[] } = {},
 ): Promise<ScriptRun> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', TSX_LOADER, join(SERVER_SRC, script)],
+      ['--import', TSX_LOADER, join(SERVER_SRC, script), ...(options.args ?? [])],
       {
         cwd: options.cwd ?? tmpdir(),
         env: { PATH: process.env.PATH ?? '', ...options.env },

@@ -1,0 +1,20 @@
+import { startupConfig } from '../config/startup.ts';
+import { BackupError, backupDatabase } from '../db/backup.ts';
+
+/** `npm run db:backup -- FILE`: the database of DATABASE_URL or DATA_DIR, into FILE. */
+const [file, ...rest] = process.argv.slice(2);
+if (!file || rest.length > 0) {
+  console.error('Usage: npm run db:backup -- FILE');
+  process.exit(1);
+}
+const config = startupConfig();
+try {
+  const bytes = await backupDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }, file);
+  console.log(
+    `Backed up the ${config.DATABASE_URL ? 'PostgreSQL' : 'embedded'} database to ${file} (${bytes} bytes)`,
+  );
+} catch (err) {
+  if (!(err instanceof BackupError)) throw err;
+  console.error(err.message);
+  process.exitCode = 1;
+}

@@ -1,0 +1,27 @@
+import { startupConfig } from '../config/startup.ts';
+import { BackupError, restoreDatabase, summariseTables } from '../db/backup.ts';
+
+/**
+ * `npm run db:restore -- FILE [--force]`: replaces the database of DATABASE_URL or DATA_DIR with
+ * the backup in FILE. Stop the console first: it must not write while its data is replaced.
+ */
+const args = process.argv.slice(2);
+const force = args.includes('--force');
+const files = args.filter((a) => a !== '--force');
+const [file] = files;
+if (!file || files.length !== 1 || file.startsWith('-')) {
+  console.error('Usage: npm run db:restore -- FILE [--force]');
+  process.exit(1);
+}
+const config = startupConfig();
+const target = { databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR };
+try {
+  await restoreDatabase(target, file, force);
+  const tables = Object.values(await summariseTables(target));
+  const rows = tables.reduce((sum, t) => sum + t.rows, 0);
+  console.log(`Restored ${file}: ${tables.length} tables, ${rows} rows`);
+} catch (err) {
+  if (!(err instanceof BackupError)) throw err;
+  console.error(err.message);
+  process.exitCode = 1;
+}

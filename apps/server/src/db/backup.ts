@@ -1,0 +1,220 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import pg from 'pg';
+
+/*
+ * Backups in each database's own format: a PostgreSQL server's with pg_dump's custom format (read
+ * back by pg_restore, which must be of the server's major version or newer), the embedded
+ * database's as PGlite's data-directory tarball (gzip). Both are whole-database copies, taken
+ * while the data is consistent: pg_dump works from one snapshot, so the console may keep running;
+ * the embedded database belongs to one process, so the console must be stopped first.
+ */
+
+/** Where the database is: the same two settings the server reads. */
+export interface BackupTarget {
+  databaseUrl?: string;
+  dataDir: string;
+}
+
+/** A refusal the operator can act on: printed as is, without a stack trace. */
+export class BackupError extends Error {}
+
+export type BackupFormat = 'postgres' | 'embedded';
+
+const PG_DUMP_MAGIC = 'PGDMP';
+const GZIP_MAGIC = [0x1f, 0x8b];
+
+/** Pure: which kind of backup the first bytes of a file belong to, if either. */
+export function formatOf(head: Uint8Array): BackupFormat | null {
+  if (new TextDecoder().decode(head.subarray(0, PG_DUMP_MAGIC.length)) === PG_DUMP_MAGIC) return 'postgres';
+  if (head[0] === GZIP_MAGIC[0] && head[1] === GZIP_MAGIC[1]) return 'embedded';
+  return null;
+}
+
+const targetFormat = (target: BackupTarget): BackupFormat => (target.databaseUrl ? 'postgres' : 'embedded');
+
+function run(command: string, args: readonly string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'inherit', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.on('error', (err: NodeJS.ErrnoException) =>
+      reject(
+        new BackupError(
+          err.code === 'ENOENT'
+            ? `${command} was not found: install the PostgreSQL client tools (e.g. apt-get install postgresql-client)`
+            : `${command} failed: ${err.message}`,
+        ),
+      ),
+    );
+    child.on('close', (code) =>
+      code === 0
+        ? resolve()
+        : reject(new BackupError(`${command} failed (exit code ${code}): ${stderr.trim()}`)),
+    );
+  });
+}
+
+const openEmbedded = (dataDir: string, loadDataDir?: Blob) =>
+  PGlite.create({ dataDir, extensions: { pg_trgm }, ...(loadDataDir ? { loadDataDir } : {}) });
+
+async function isEmptyDir(dir: string): Promise<boolean> {
+  if (!existsSync(dir)) return true;
+  return (await readdir(dir)).length === 0;
+}
+
+/** Writes a backup of the database to `file`; answers its size in bytes. */
+export async function backupDatabase(target: BackupTarget, file: string): Promise<number> {
+  if (target.databaseUrl) {
+    await run('pg_dump', [
+      '--format=custom',
+      '--no-owner',
+      '--no-privileges',
+      `--file=${file}`,
+      target.databaseUrl,
+    ]);
+  } else {
+    if (await isEmptyDir(target.dataDir)) {
+      throw new BackupError(`There is no embedded database in ${target.dataDir} to back up`);
+    }
+    const db = await openEmbedded(target.dataDir);
+    try {
+      const tarball = await db.dumpDataDir('gzip');
+      await writeFile(file, new Uint8Array(await tarball.arrayBuffer()));
+    } finally {
+      await db.close();
+    }
+  }
+  const handle = await open(file);
+  try {
+    return (await handle.stat()).size;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Tables of the target that hold anything: a restore over them would lose their data. */
+async function postgresObjects(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: string }>(
+      `select count(*) as n from pg_class c join pg_namespace s on s.oid = c.relnamespace
+       where c.relkind in ('r', 'p', 'v', 'm', 'S') and s.nspname = 'public'`,
+    );
+    return Number(rows[0]?.n ?? 0);
+  } finally {
+    await client.end();
+  }
+}
+
+async function clearPostgres(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    // The dump recreates the schema, the extension and every table in it.
+    await client.query('drop schema if exists public cascade');
+    await client.query('create schema public');
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Replaces the database with the backup in `file`. An empty target is required unless `force`:
+ * a restore by mistake over live data would lose everything written since the backup.
+ */
+export async function restoreDatabase(target: BackupTarget, file: string, force: boolean): Promise<void> {
+  if (!existsSync(file)) throw new BackupError(`There is no backup file ${file}`);
+  const head = new Uint8Array(8);
+  const handle = await open(file);
+  try {
+    await handle.read(head, 0, head.length, 0);
+  } finally {
+    await handle.close();
+  }
+  const format = formatOf(head);
+  const wanted = targetFormat(target);
+  if (!format) throw new BackupError(`${file} is not a backup made by npm run db:backup`);
+  if (format !== wanted) {
+    throw new BackupError(
+      format === 'postgres'
+        ? `${file} is a PostgreSQL backup: set DATABASE_URL to the server to restore it to`
+        : `${file} is a backup of the embedded database: unset DATABASE_URL to restore it to DATA_DIR`,
+    );
+  }
+  if (target.databaseUrl) {
+    const objects = await postgresObjects(target.databaseUrl);
+    if (objects > 0 && !force) {
+      throw new BackupError(
+        `The target database is not empty (${objects} tables and sequences): add --force to replace it`,
+      );
+    }
+    if (objects > 0) await clearPostgres(target.databaseUrl);
+    await run('pg_restore', [
+      '--no-owner',
+      '--no-privileges',
+      '--exit-on-error',
+      `--dbname=${target.databaseUrl}`,
+      file,
+    ]);
+    return;
+  }
+  if (!(await isEmptyDir(target.dataDir))) {
+    if (!force) {
+      throw new BackupError(
+        `The embedded database in ${target.dataDir} is not empty: add --force to replace it`,
+      );
+    }
+    await rm(target.dataDir, { recursive: true, force: true });
+  }
+  const db = await openEmbedded(target.dataDir, new Blob([new Uint8Array(await readFile(file))]));
+  await db.close();
+}
+
+/** One table's contents in brief: its row count and a digest of its rows in a fixed order. */
+export interface TableSummary {
+  rows: number;
+  checksum: string;
+}
+
+/**
+ * Every table of the database, summarised: what a restore is checked against. The digest covers
+ * each row's text form, so two databases agree only when every value of every row does.
+ */
+export async function summariseTables(target: BackupTarget): Promise<Record<string, TableSummary>> {
+  type Query = <R>(sql: string) => Promise<R[]>;
+  const summarise = async (query: Query) => {
+    const tables = await query<{ name: string }>(
+      `select tablename as name from pg_tables where schemaname = 'public' order by tablename`,
+    );
+    if (tables.length === 0) return {};
+    const parts = tables.map(
+      ({ name }) =>
+        `select '${name}' as name, count(*)::int as rows,
+                coalesce(md5(string_agg(t::text, E'\\n' order by t::text)), '') as checksum from public."${name}" t`,
+    );
+    const rows = await query<{ name: string } & TableSummary>(parts.join(' union all '));
+    return Object.fromEntries(rows.map(({ name, rows: n, checksum }) => [name, { rows: n, checksum }]));
+  };
+  if (target.databaseUrl) {
+    const client = new pg.Client({ connectionString: target.databaseUrl });
+    await client.connect();
+    try {
+      return await summarise(<R>(sql: string) => client.query(sql).then((r) => r.rows as R[]));
+    } finally {
+      await client.end();
+    }
+  }
+  const db = await openEmbedded(target.dataDir);
+  try {
+    return await summarise(<R>(sql: string) => db.query<R>(sql).then((r) => r.rows));
+  } finally {
+    await db.close();
+  }
+}

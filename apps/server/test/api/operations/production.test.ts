@@ -1,0 +1,147 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scratchPgDatabase } from '../../support/db.ts';
+
+/*
+ * The console as production runs it: `npm run package` makes an installation with the runtime
+ * dependencies only, and `npm start` there runs the compiled server, on a new embedded database,
+ * or with DATABASE_URL set on a new PostgreSQL database (after `node apps/server/dist/migrate.js`).
+ * A SIGTERM sent to `npm start`, as a process manager sends it, must stop the server too.
+ */
+
+const ROOT = fileURLToPath(new URL('../../../../../', import.meta.url));
+const PASSWORD = 'change-me-admin-1';
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+const exec = (file: string, args: string[], opts: { cwd: string; env?: Record<string, string> }) =>
+  new Promise<Run>((resolve) => {
+    execFile(
+      file,
+      args,
+      {
+        cwd: opts.cwd,
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...opts.env },
+        timeout: 300_000,
+      },
+      (err, stdout, stderr) =>
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr }),
+    );
+  });
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+
+async function untilReady(url: string, server: ChildProcess): Promise<Response> {
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline && server.exitCode === null) {
+    try {
+      const res = await fetch(`${url}/api/health/ready`);
+      if (res.status === 200) return res;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error('the server did not become ready');
+}
+
+let dir: string;
+let dropDatabase: (() => Promise<void>) | undefined;
+
+beforeAll(async () => {
+  dir = join(await mkdtemp(join(tmpdir(), 'wfc-production-')), 'console');
+  const run = await exec('npm', ['run', 'package', '--', dir], { cwd: ROOT });
+  expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+}, 300_000);
+afterAll(async () => {
+  await dropDatabase?.();
+  if (dir) await rm(join(dir, '..'), { recursive: true, force: true });
+});
+
+describe('a production installation', () => {
+  it('holds the runtime dependencies only', async () => {
+    const run = await exec('npm', ['ls', '--omit=dev', '--depth=0', '--json'], { cwd: dir });
+    const installed = Object.keys((JSON.parse(run.stdout) as { dependencies?: object }).dependencies ?? {});
+    expect(installed).toEqual(expect.arrayContaining(['@wfc/server', '@wfc/web', '@wfc/contract']));
+    const loads = (name: string) =>
+      exec(process.execPath, ['-e', `import('${name}').then(() => process.exit(0), () => process.exit(3))`], {
+        cwd: join(dir, 'apps/server'),
+      }).then((run) => run.code === 0);
+    for (const runtime of ['fastify', 'argon2', 'sharp', '@electric-sql/pglite']) {
+      expect(await loads(runtime), `${runtime} must be installed`).toBe(true);
+    }
+    for (const devOnly of ['tsx', 'vite', '@faker-js/faker', 'country-state-city', 'react']) {
+      expect(await loads(devOnly), `${devOnly} must not be installed`).toBe(false);
+    }
+  });
+
+  it(`starts with npm start on ${process.env.DATABASE_URL ? 'PostgreSQL' : 'the embedded database'}, serves, and stops on SIGTERM`, {
+    timeout: 240_000,
+  }, async () => {
+    const port = await freePort();
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: join(dir, 'data'),
+      ADMIN_PASSWORD: PASSWORD,
+    };
+    let password = PASSWORD;
+    if (process.env.DATABASE_URL) {
+      const scratch = await scratchPgDatabase(process.env.DATABASE_URL, 'wfc_production');
+      dropDatabase = scratch.drop;
+      env.DATABASE_URL = scratch.url;
+      delete env.ADMIN_PASSWORD;
+      const migrated = await exec(process.execPath, ['apps/server/dist/migrate.js'], { cwd: dir, env });
+      expect(migrated.code, migrated.stderr).toBe(0);
+      password = /generated password: (\S+)/.exec(migrated.stdout)?.[1] ?? '';
+      expect(password).not.toBe('');
+    }
+
+    const server = spawn('npm', ['start'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    server.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    server.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => server.on('exit', (code) => resolve(code)));
+    const url = `http://127.0.0.1:${port}`;
+    try {
+      const ready = await untilReady(url, server);
+      expect(await ready.json()).toEqual({ statusCode: 200, message: 'Ready' });
+      const page = await fetch(`${url}/`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<div id="root">');
+      const login = await fetch(`${url}/api/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'admin', password }),
+      });
+      expect(login.status, output).toBe(200);
+    } finally {
+      server.kill('SIGTERM');
+    }
+    await exited;
+    expect(output).toContain('SIGTERM: draining requests');
+    // No orphan: nothing answers on the port any more.
+    await expect(fetch(`${url}/api/health/live`)).rejects.toThrow();
+  });
+});
