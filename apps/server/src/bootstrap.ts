@@ -38,7 +38,12 @@ export async function bootstrap(db: Database, adminPassword?: string): Promise<B
           permissionName: p.name,
           permissionDescription: p.description,
         })
-        .onConflictDoNothing({ target: permissions.permissionName });
+        // A description corrected in a later version reaches databases seeded before it.
+        .onConflictDoUpdate({
+          target: permissions.permissionName,
+          set: { permissionDescription: p.description },
+          setWhere: sql`${permissions.permissionDescription} is distinct from ${p.description}`,
+        });
     }
     const [existing] = await tx.select({ n: count() }).from(users);
     if (Number(existing?.n) > 0) {

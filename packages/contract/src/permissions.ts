@@ -31,13 +31,19 @@ export interface PermissionSeed {
 
 const lower = (s: string) => s.toLowerCase();
 
+/**
+ * 'a role', 'an employee': by the first letter, which is right for every noun the console names.
+ * A 'u' is left out on purpose: 'user' is said with a consonant ('a user').
+ */
+export const withArticle = (noun: string): string => `${/^[aeio]/i.test(noun) ? 'an' : 'a'} ${noun}`;
+
 /** The whole catalogue, in a stable order; inserted at start-up (docs/product.md section 6). */
 export const PERMISSION_CATALOGUE: readonly PermissionSeed[] = [
   ...CRUD_MODULES.flatMap(([one, many]) => [
     { name: `VIEW_${many}` as PermissionName, description: `View ${lower(many)}` },
-    { name: `CREATE_${one}` as PermissionName, description: `Create a ${lower(one)}` },
-    { name: `UPDATE_${one}` as PermissionName, description: `Update a ${lower(one)}` },
-    { name: `DELETE_${one}` as PermissionName, description: `Delete a ${lower(one)}` },
+    { name: `CREATE_${one}` as PermissionName, description: `Create ${withArticle(lower(one))}` },
+    { name: `UPDATE_${one}` as PermissionName, description: `Update ${withArticle(lower(one))}` },
+    { name: `DELETE_${one}` as PermissionName, description: `Delete ${withArticle(lower(one))}` },
   ]),
   { name: 'VIEW_PERMISSIONS', description: 'View permissions' },
   { name: 'VIEW_AUDITS', description: 'View audit logs' },

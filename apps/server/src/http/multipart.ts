@@ -1,4 +1,4 @@
-import { PROFILE_PICTURE_MAX_BYTES } from '@wfc/contract';
+import { PICTURE_SIZE_MESSAGE, PROFILE_PICTURE_MAX_BYTES } from '@wfc/contract';
 import type { FastifyRequest } from 'fastify';
 import { assertSafeInput, parseBracketBody } from './body.ts';
 import { ApiError } from './envelope.ts';
@@ -35,8 +35,8 @@ export async function readMultipart(req: FastifyRequest) {
   } catch (err) {
     const code = (err as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE')
-      throw new ApiError(413, 'File is larger than 5 MB', [
-        { field: 'profilePicture', message: 'File is larger than 5 MB' },
+      throw new ApiError(413, PICTURE_SIZE_MESSAGE, [
+        { field: 'profilePicture', message: PICTURE_SIZE_MESSAGE },
       ]);
     if (code === 'FST_FILES_LIMIT')
       throw new ApiError(400, 'Too many files', [{ field: 'profilePicture', message: 'Too many files' }]);

@@ -7,6 +7,7 @@ import {
   RESOURCE_BY_KEY,
   type ResourceKey,
   recordVersion,
+  withArticle,
 } from '@wfc/contract';
 import { and, count, eq, getTableName, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
@@ -534,7 +535,7 @@ export function resourceRoutes<D extends AnyResourceDef>(
       defineRoute({
         method: 'POST',
         path: create,
-        summary: `Create a ${def.label.toLowerCase()}`,
+        summary: `Create ${withArticle(def.label.toLowerCase())}`,
         tag,
         access: anyOf(perms.create),
         body: def.createSchema,
@@ -549,7 +550,7 @@ export function resourceRoutes<D extends AnyResourceDef>(
       defineRoute({
         method: 'POST',
         path: update,
-        summary: `Update a ${def.label.toLowerCase()}`,
+        summary: `Update ${withArticle(def.label.toLowerCase())}`,
         tag,
         access: anyOf(perms.update),
         body: def.updateSchema.and(versionBody),
@@ -564,7 +565,7 @@ export function resourceRoutes<D extends AnyResourceDef>(
       defineRoute({
         method: 'POST',
         path: del,
-        summary: `Delete a ${def.label.toLowerCase()}`,
+        summary: `Delete ${withArticle(def.label.toLowerCase())}`,
         tag,
         access: anyOf(perms.delete),
         body: deleteBody(def.code),

@@ -1,4 +1,4 @@
-import { PROFILE_PICTURE_MAX_PIXELS } from '@wfc/contract';
+import { PICTURE_TYPE_MESSAGE, PROFILE_PICTURE_MAX_PIXELS } from '@wfc/contract';
 import pLimit from 'p-limit';
 import sharp from 'sharp';
 import { ApiError } from '../http/envelope.ts';
@@ -12,7 +12,6 @@ const FORMATS: Record<string, { extension: string; contentType: string }> = {
 };
 
 export const THUMBNAIL_SIZE = 256;
-const TYPE_MESSAGE = 'File type must be jpg, jpeg, png or webp';
 
 export const thumbnailUrl = (profileCode: string, version: number) =>
   `${API_PREFIX}/ProfilePicture/${encodeURIComponent(profileCode)}/thumbnail?v=${version}`;
@@ -65,10 +64,10 @@ async function decodePicture(file: UploadedFile): Promise<ProcessedPicture> {
     width = meta.width ?? 0;
     height = meta.height ?? 0;
   } catch {
-    throw fail(TYPE_MESSAGE);
+    throw fail(PICTURE_TYPE_MESSAGE);
   }
   const kind = format ? FORMATS[format] : undefined;
-  if (!kind || width === 0 || height === 0) throw fail(TYPE_MESSAGE);
+  if (!kind || width === 0 || height === 0) throw fail(PICTURE_TYPE_MESSAGE);
   // Refused from the header alone, before anything is decoded (a small file can claim a huge image).
   if (width * height > PROFILE_PICTURE_MAX_PIXELS) {
     throw fail(`Image is too large: at most ${PROFILE_PICTURE_MAX_PIXELS / 1_000_000} megapixels`, 413);

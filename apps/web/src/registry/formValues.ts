@@ -8,8 +8,11 @@ export type FormMode = 'view' | 'create' | 'update';
 /** Form state: text for inputs, option objects for selectors (they carry the shown label). */
 export type FormValues = Record<string, unknown>;
 
-export const fieldsFor = (def: ResourceDef, mode: FormMode) =>
-  def.formFields.filter((f) => !f.modes || f.modes.includes(mode));
+/** The fields a form shows in `mode`, each with the help that mode gives it. */
+export const fieldsFor = (def: ResourceDef, mode: FormMode): FormFieldDef[] =>
+  def.formFields
+    .filter((f) => !f.modes || f.modes.includes(mode))
+    .map((f) => (mode === 'update' && f.updateHelp ? { ...f, help: f.updateHelp } : f));
 
 const asText = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 

@@ -168,7 +168,7 @@ describe('shared entity form', { timeout: SCREEN_TEST_TIMEOUT }, () => {
     expect(input('Email').value).toBe('jdoe@example.com');
     expect(input('Password').type).toBe('password');
     expect(input('Password').value).toBe('');
-    expect(screen.getByText(PASSWORD_HELP)).toBeTruthy();
+    expect(screen.getByText(`Leave blank to keep the current password. ${PASSWORD_HELP}`)).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Show password' }));
     expect(input('Password').type).toBe('text');
     await user.click(screen.getByRole('button', { name: 'Hide password' }));

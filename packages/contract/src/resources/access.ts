@@ -200,6 +200,7 @@ export const userResource = defineResource({
       label: 'Password',
       kind: 'password',
       help: PASSWORD_HELP,
+      updateHelp: `Leave blank to keep the current password. ${PASSWORD_HELP}`,
       modes: ['create', 'update'],
     },
     selectField(roleResource, {

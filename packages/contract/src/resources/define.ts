@@ -52,6 +52,8 @@ export interface FormFieldDef {
   dependsOn?: FieldCascade;
   placeholder?: string;
   help?: string;
+  /** Shown instead of `help` on the update form (a password left blank keeps the current one). */
+  updateHelp?: string;
   /** Only on some modes (e.g. password is not shown in view mode). */
   modes?: ReadonlyArray<'view' | 'create' | 'update'>;
   /** Access-management fields: nobody gives what they do not hold (the server enforces it). */

@@ -114,6 +114,9 @@ const addressSelect = (source: ResourceDef, more: Partial<FormFieldDef> = {}) =>
 
 export const PROFILE_PICTURE_TYPES = ['jpg', 'jpeg', 'png', 'webp'] as const;
 export const PROFILE_PICTURE_MAX_BYTES = 5 * 1024 * 1024;
+/** Said by the server and by the drop zone alike: in the extensions people see, not MIME types. */
+export const PICTURE_TYPE_MESSAGE = 'File type must be jpg, jpeg, png or webp';
+export const PICTURE_SIZE_MESSAGE = 'File is larger than 5 MB';
 export const PROFILE_PICTURE_MAX_PIXELS = 40_000_000;
 export const PROFILE_PICTURE_REQUIRED = 'Profile picture is required';
 

@@ -134,6 +134,21 @@ describe('one instance', () => {
       1,
     );
   });
+
+  it("corrects a description an earlier version stored ('Create a employee') and keeps the code", async () => {
+    const byName = eq(permissions.permissionName, 'CREATE_EMPLOYEE');
+    await h.db.update(permissions).set({ permissionDescription: 'Create a employee' }).where(byName);
+    const [old] = await h.db.select().from(permissions).where(byName);
+    await bootstrap(h.db, undefined);
+    const [now] = await h.db.select().from(permissions).where(byName);
+    expect(now?.permissionDescription).toBe('Create an employee');
+    expect(now?.permissionCode).toBe(old?.permissionCode);
+    const descriptions = (await h.db.select().from(permissions)).map((p) => p.permissionDescription);
+    expect(descriptions).toEqual(
+      expect.arrayContaining(['Create a user', 'Update an employee', 'Delete a city']),
+    );
+    expect(descriptions.filter((d) => / a [aeio]/.test(d))).toEqual([]);
+  });
 });
 
 describe('two instances starting together', () => {

@@ -2,9 +2,9 @@ import CloudUploadIcon from '@mui/icons-material/CloudUploadOutlined';
 import Box from '@mui/material/Box';
 import FormHelperText from '@mui/material/FormHelperText';
 import Typography from '@mui/material/Typography';
-import { PROFILE_PICTURE_MAX_BYTES } from '@wfc/contract';
+import { PICTURE_SIZE_MESSAGE, PICTURE_TYPE_MESSAGE, PROFILE_PICTURE_MAX_BYTES } from '@wfc/contract';
 import { useEffect, useState } from 'react';
-import { type FileRejection, useDropzone } from 'react-dropzone';
+import { ErrorCode, type FileRejection, useDropzone } from 'react-dropzone';
 
 /** The formats the server accepts (jpg, jpeg, png and webp), by type and by extension. */
 const ACCEPT = {
@@ -14,6 +14,21 @@ const ACCEPT = {
 };
 
 export const DROP_TEXT = 'Drag and drop a file here, or click to select a file';
+
+/**
+ * The server's words for a refused file, not react-dropzone's own, which list MIME types
+ * ('File type must be image/jpeg,.jpg,...').
+ */
+const REFUSALS: Partial<Record<string, string>> = {
+  [ErrorCode.FileInvalidType]: PICTURE_TYPE_MESSAGE,
+  [ErrorCode.FileTooLarge]: PICTURE_SIZE_MESSAGE,
+  [ErrorCode.TooManyFiles]: 'Choose one file',
+};
+
+/** Pure: what to say about the files the drop zone refused, each reason once. */
+export const refusalMessages = (rejections: readonly FileRejection[]): string[] => [
+  ...new Set(rejections.flatMap((r) => r.errors.map((e) => REFUSALS[e.code] ?? e.message))),
+];
 
 interface Props {
   id: string;
@@ -39,7 +54,7 @@ function usePreview(file: File | null): string | null {
   return url;
 }
 
-/** Exactly one picture; react-dropzone's own messages explain a refused file. */
+/** Exactly one picture; a refused file is explained in the server's words. */
 export function PictureDropzone({ id, label, value, onChange, disabled, error }: Props) {
   const preview = usePreview(value);
   const [rejections, setRejections] = useState<FileRejection[]>([]);
@@ -54,7 +69,7 @@ export function PictureDropzone({ id, label, value, onChange, disabled, error }:
       if (accepted[0]) onChange(accepted[0]);
     },
   });
-  const messages = [...new Set(rejections.flatMap((r) => r.errors.map((e) => e.message)))];
+  const messages = refusalMessages(rejections);
   const errorId = `${id}-message`;
 
   const image = preview && (
