@@ -20,6 +20,12 @@ const created = adminCreatedMessage(boot);
 if (created && ['trace', 'debug', 'info', 'warn'].includes(config.LOG_LEVEL)) app.log.warn(created);
 else if (created) console.log(created);
 await loadDemoIfWanted(handle, config, boot.createdAdmin, app.log);
+if (config.DATABASE_URL && !config.SECRET_KEY) {
+  // Said at start, not first when someone tries to set up two-factor sign-in and gets a 503.
+  app.log.warn(
+    'SECRET_KEY is not set: two-factor sign-in cannot be set up until every instance has the same one',
+  );
+}
 
 let stopping = false;
 async function shutdown(signal: string) {

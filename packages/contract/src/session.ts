@@ -25,6 +25,8 @@ export const sessionUserSchema = z.strictObject({
     .extend({ rolePermissions: z.array(z.strictObject({ permissionCode: text, permissionName: text })) })
     .nullable(),
   ...timestamps,
+  /** Whether the user signs in with a second factor (see `role.requireMfa`). */
+  mfaEnabled: z.boolean(),
   session: sessionTimingSchema.optional(),
 });
 

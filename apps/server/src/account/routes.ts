@@ -1,20 +1,19 @@
-import { type SessionTiming, sessionUserSchema } from '@wfc/contract';
+import { loginAnswerSchema, sessionUserSchema } from '@wfc/contract';
 import { eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { recordAudit } from '../audit/recorder.ts';
 import { burnPasswordCheck, verifyPassword } from '../auth/passwords.ts';
 import { loadSessionUser } from '../auth/session-user.ts';
-import {
-  createSession,
-  revokeSession,
-  type SessionPolicy,
-  sessionCookieOptions,
-  touchAfterMs,
-} from '../auth/sessions.ts';
-import { attemptSucceeded, beginAttempt, throttleKeys } from '../auth/throttle.ts';
+import { revokeSession, sessionCookieOptions } from '../auth/sessions.ts';
+import { attemptSucceeded, giveBackAttempt } from '../auth/throttle.ts';
 import { sessions, users } from '../db/schema/index.ts';
 import { ApiError } from '../http/envelope.ts';
 import { defineRoute, publicAccess, sessionAccess, sessionCookieName } from '../http/routes.ts';
+import { mfaEnabled, mfaRoutes, openChallenge } from './mfa.ts';
+import { myAccountRoutes } from './my-account.ts';
+import { oidcRoutes } from './oidc.ts';
+import { countAttempt, sessionTiming, startSession } from './sign-in.ts';
+import { userSecurityRoutes } from './user-security.ts';
 
 const loginBody = z.object({
   username: z.string({ error: 'Username is required' }).max(200, 'Username is too long'),
@@ -23,45 +22,21 @@ const loginBody = z.object({
 
 const INVALID_LOGIN = 'Invalid username or password';
 
-/**
- * The session's timing from this moment on, for the browser's idle warning: the same sums the
- * server makes when it decides whether the session is alive (`sessionAlive`), as durations rather
- * than times, so that a browser whose clock is off still counts down correctly.
- */
-export function sessionTiming(
-  policy: SessionPolicy,
-  times: { createdAt: Date; lastSeenAt: Date },
-  now: number,
-): SessionTiming {
-  return {
-    idleMs: Math.floor(policy.idleMs),
-    touchIntervalMs: Math.ceil(touchAfterMs(policy)),
-    idleExpiresInMs: Math.floor(times.lastSeenAt.getTime() + policy.idleMs - now),
-    absoluteExpiresInMs: Math.floor(times.createdAt.getTime() + policy.absoluteMs - now),
-  };
-}
-
-export const authRoutes = [
+const signInRoutes = [
   defineRoute({
     method: 'POST',
     path: 'login',
     summary: 'Sign in; sets the session cookie and returns the user with its role and permissions',
     tag: 'Auth',
     access: publicAccess,
-    response: sessionUserSchema,
+    response: loginAnswerSchema,
     // Anyone may call it, so nobody may make it read much: a name and a password fit many times over.
     bodyLimit: 16 * 1024,
     body: loginBody,
     async handler({ body, req, reply, services }) {
-      const { db, throttlePolicy, sessionPolicy, config } = services;
+      const { db, throttlePolicy } = services;
       // Counted before the password is checked: a burst in flight cannot outrun the count.
-      const attempt = await beginAttempt(db, throttleKeys(body.username, req.ip), throttlePolicy);
-      if (attempt.retryAfter > 0) {
-        services.metrics.signIn('throttled');
-        throw new ApiError(429, 'Too many failed sign-in attempts; try again later', undefined, {
-          'Retry-After': String(attempt.retryAfter),
-        });
-      }
+      const attempt = await countAttempt(services, body.username, req.ip);
       const [user] = await db
         .select({ userCode: users.userCode, username: users.username, passwordHash: users.passwordHash })
         .from(users)
@@ -80,33 +55,16 @@ export const authRoutes = [
         services.metrics.signIn('failure');
         throw new ApiError(401, INVALID_LOGIN);
       }
-      const sessionUser = await db.transaction(async (tx) => {
-        // A fresh id at every sign-in: a planted cookie never becomes a signed-in session.
-        const id = await createSession(tx, user.userCode, sessionPolicy, {
-          ip: req.ip,
-          userAgent: req.headers['user-agent'],
-        });
-        const actor = { userCode: user.userCode, username: user.username };
-        await recordAudit(tx, {
-          action: 'LOGIN',
-          collection: 'auth',
-          after: { username: user.username },
-          actor,
-        });
-        reply.setCookie(sessionCookieName(config.COOKIE_SECURE), id, {
-          ...sessionCookieOptions(config.COOKIE_SECURE),
-          maxAge: Math.floor(sessionPolicy.absoluteMs / 1000),
-        });
-        return loadSessionUser(tx, user.userCode);
-      });
+      const account = { userCode: user.userCode, username: user.username };
+      if (await mfaEnabled(db, user.userCode)) {
+        // The password is no failure, but no sign-in either until the second factor (VerifyMfa).
+        await giveBackAttempt(db, attempt);
+        await openChallenge(services, reply, user.userCode);
+        return { message: 'Enter the code from your authenticator app', data: { mfaRequired: true } };
+      }
+      const sessionUser = await startSession(services, req, reply, account, 'password');
       await attemptSucceeded(db, attempt, throttlePolicy);
-      services.metrics.signIn('success');
-      const now = Date.now();
-      const fresh = { createdAt: new Date(now), lastSeenAt: new Date(now) };
-      return {
-        message: 'Logged in successfully',
-        data: sessionUser && { ...sessionUser, session: sessionTiming(sessionPolicy, fresh, now) },
-      };
+      return { message: 'Logged in successfully', data: sessionUser };
     },
   }),
   defineRoute({
@@ -115,6 +73,7 @@ export const authRoutes = [
     summary: 'Sign out: revokes the session and clears the cookie',
     tag: 'Auth',
     access: sessionAccess,
+    duringMfaSetup: true,
     changes: true,
     async handler({ session, actor, reply, services }) {
       await services.db.transaction(async (tx) => {
@@ -137,6 +96,7 @@ export const authRoutes = [
     summary: 'The signed-in user, as the login answer gives it, with the session timing',
     tag: 'Auth',
     access: sessionAccess,
+    duringMfaSetup: true,
     response: sessionUserSchema,
     async handler({ session, services }) {
       const [user, [times]] = await Promise.all([
@@ -156,4 +116,12 @@ export const authRoutes = [
       };
     },
   }),
+];
+
+export const authRoutes = [
+  ...signInRoutes,
+  ...mfaRoutes,
+  ...oidcRoutes,
+  ...myAccountRoutes,
+  ...userSecurityRoutes,
 ];

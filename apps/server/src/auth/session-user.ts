@@ -1,7 +1,7 @@
 import type { SessionUser } from '@wfc/contract';
-import { asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
-import { permissions, rolePermissions, roles, users } from '../db/schema/index.ts';
+import { permissions, rolePermissions, roles, userMfa, users } from '../db/schema/index.ts';
 
 /** The signed-in user's shape (login and GetSession): the user with its role and permissions. */
 export async function loadSessionUsers(db: Executor, userCodes: string[]): Promise<Map<string, SessionUser>> {
@@ -16,11 +16,14 @@ export async function loadSessionUsers(db: Executor, userCodes: string[]): Promi
       roleCode: roles.roleCode,
       roleName: roles.roleName,
       roleDescription: roles.roleDescription,
+      requireMfa: roles.requireMfa,
+      mfaEnabledAt: userMfa.enabledAt,
       roleCreatedAt: roles.createdAt,
       roleUpdatedAt: roles.updatedAt,
     })
     .from(users)
     .innerJoin(roles, eq(roles.roleCode, users.roleCode))
+    .leftJoin(userMfa, and(eq(userMfa.userCode, users.userCode), isNotNull(userMfa.enabledAt)))
     .where(inArray(users.userCode, userCodes));
   const perms = await db
     .select({
@@ -40,10 +43,12 @@ export async function loadSessionUsers(db: Executor, userCodes: string[]): Promi
       email: r.email,
       createdAt: r.createdAt.toISOString(),
       updatedAt: r.updatedAt.toISOString(),
+      mfaEnabled: r.mfaEnabledAt !== null,
       role: {
         roleCode: r.roleCode,
         roleName: r.roleName,
         roleDescription: r.roleDescription,
+        requireMfa: r.requireMfa,
         createdAt: r.roleCreatedAt.toISOString(),
         updatedAt: r.roleUpdatedAt.toISOString(),
         rolePermissions: perms

@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/client.ts';
-import { permissions, rolePermissions, sessions, users } from '../db/schema/index.ts';
+import { newCode } from '../db/codes.ts';
+import { permissions, rolePermissions, roles, sessions, userMfa, users } from '../db/schema/index.ts';
 
 export const newSessionId = () => randomBytes(16).toString('base64url');
 export const hashSessionId = (id: string) => createHash('sha256').update(id).digest('hex');
@@ -41,6 +42,7 @@ export async function createSession(
   const id = newSessionId();
   await db.insert(sessions).values({
     idHash: hashSessionId(id),
+    sessionCode: newCode('SESSION-'),
     userCode,
     expiresAt: new Date(Date.now() + policy.absoluteMs),
     ip: meta.ip,
@@ -54,6 +56,8 @@ export interface ActiveSession {
   userCode: string;
   username: string;
   permissions: Set<string>;
+  /** The role requires a second factor the user has not set up: only enrolment is open. */
+  mfaSetupRequired: boolean;
 }
 
 /**
@@ -76,9 +80,12 @@ function sessionLookup(db: Database) {
       permissionNames: sql<string[] | null>`(select array_agg(${permissions.permissionName})
         from ${rolePermissions} join ${permissions} on ${permissions.permissionCode} = ${rolePermissions.permissionCode}
         where ${rolePermissions.roleCode} = ${users.roleCode})`,
+      mfaSetupRequired: sql<boolean>`(${roles.requireMfa} and not exists (select 1 from ${userMfa}
+        where ${userMfa.userCode} = ${users.userCode} and ${userMfa.enabledAt} is not null))`,
     })
     .from(sessions)
     .innerJoin(users, eq(users.userCode, sessions.userCode))
+    .innerJoin(roles, eq(roles.roleCode, users.roleCode))
     .where(eq(sessions.idHash, sql.placeholder('idHash')))
     .prepare('wfc_session_lookup');
 }
@@ -110,6 +117,7 @@ export async function resolveSession(
     userCode: row.userCode,
     username: row.username,
     permissions: new Set(row.permissionNames ?? []),
+    mfaSetupRequired: row.mfaSetupRequired,
   };
 }
 

@@ -129,6 +129,12 @@ async function giveBack(db: Database, keys: string[]) {
 }
 
 /**
+ * An attempt that proved the password but is not yet a sign-in (a second factor is awaited): it is
+ * no failure, but leaves the address unknown and the account-and-address count as it was.
+ */
+export const giveBackAttempt = (db: Database, attempt: Attempt) => giveBack(db, attempt.counted);
+
+/**
  * A success is no failure: its attempt is given back, its account-and-address key starts afresh
  * and its address becomes known for the account. The account-wide and address counts keep the
  * failures of others.

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { passwordRule } from '@wfc/contract';
 import { z } from 'zod';
+import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from './common-passwords.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', ''])
@@ -49,6 +50,12 @@ export function parseTrustProxy(raw: string | undefined): { trust: TrustProxy } 
   return { trust: entries.join(', ') };
 }
 
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => v || undefined);
+const optionalUrl = optionalString.pipe(z.url().optional());
+
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('127.0.0.1'),
@@ -66,7 +73,8 @@ const envSchema = z.object({
     .string()
     .optional()
     .transform((v) => v || undefined)
-    .pipe(passwordRule.optional()),
+    .pipe(passwordRule.optional())
+    .refine((v) => !v || !isCommonPassword(v), COMMON_PASSWORD_MESSAGE),
   SESSION_IDLE_MINUTES: z.coerce.number().positive().default(30),
   SESSION_ABSOLUTE_HOURS: z.coerce.number().positive().default(12),
   COOKIE_SECURE: bool,
@@ -120,6 +128,32 @@ const envSchema = z.object({
         .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')
         .optional(),
     ),
+  /**
+   * Encrypts two-factor secrets in the database. Unset on the embedded database, one is generated
+   * into DATA_DIR; with DATABASE_URL it must be set (the same on every instance) before anyone
+   * can set up two-factor sign-in.
+   */
+  SECRET_KEY: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined)
+    .pipe(z.string().min(32, 'must be at least 32 characters long').optional()),
+  /** Single sign-on through an OpenID Connect provider; off while OIDC_ISSUER is unset. */
+  OIDC_ISSUER: optionalUrl,
+  OIDC_CLIENT_ID: optionalString,
+  OIDC_CLIENT_SECRET: optionalString,
+  /** Default: the console's own origin plus /api/oidc/callback. */
+  OIDC_REDIRECT_URI: optionalUrl,
+  OIDC_USERNAME_CLAIM: z.string().default('preferred_username'),
+  OIDC_BUTTON_LABEL: z.string().default('single sign-on'),
+  /** The name of the role an unknown user of the provider is created with; unset, none is created. */
+  OIDC_DEFAULT_ROLE: optionalString,
+});
+
+/** Single sign-on needs its client's credentials as soon as a provider is named. */
+const configSchema = envSchema.refine((c) => !c.OIDC_ISSUER || (c.OIDC_CLIENT_ID && c.OIDC_CLIENT_SECRET), {
+  path: ['OIDC_ISSUER'],
+  message: 'needs OIDC_CLIENT_ID and OIDC_CLIENT_SECRET',
 });
 
 export type Config = z.infer<typeof envSchema>;
@@ -133,7 +167,7 @@ export class ConfigError extends Error {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = envSchema.safeParse(env);
+  const parsed = configSchema.safeParse(env);
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
   }
@@ -144,5 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 export const testConfig = (overrides: Partial<Config> = {}): Config => ({
   ...loadConfig({}),
   LOG_LEVEL: 'silent',
+  // Tests never write a key into ./data.
+  SECRET_KEY: 'test-secret-key-0123456789abcdef0123456789',
   ...overrides,
 });

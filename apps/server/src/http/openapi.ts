@@ -59,7 +59,9 @@ function errorStatuses(r: ApiRoute): number[] {
 }
 
 const TAG_DESCRIPTIONS: Record<string, string> = {
-  Auth: 'Signing in and out, and the signed-in user',
+  Auth: 'Signing in and out (with a second factor, or through single sign-on), and the signed-in user',
+  Account:
+    "The signed-in user's own password, sessions and two-factor sign-in; a user manager's calls about another user's",
   Performances: 'The Performance Snapshot: daily scores per employee and skill, their averages and export',
   Health: 'Whether the server answers (live), can serve (ready: database reachable, migrations applied)',
   Operations: 'Prometheus metrics, for a scraper holding METRICS_TOKEN',

@@ -1,3 +1,4 @@
+import { MFA_SETUP_REQUIRED_MESSAGE } from '@wfc/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodType, z } from 'zod';
 import { withAuditContext } from '../audit/context.ts';
@@ -100,6 +101,11 @@ export interface ApiRoute<
    * own, for the API description: status and what it means here.
    */
   answers?: Readonly<Partial<Record<number, string>>>;
+  /**
+   * Open to a session whose role requires a second factor the user has not set up yet (setting it
+   * up, the session itself, sign-out); every other route refuses such a session with a 403.
+   */
+  duringMfaSetup?: boolean;
   /** Returns the envelope's message and data, or nothing when it wrote the reply itself. */
   handler(ctx: ContextFor<A, z.output<B>, z.output<Q>>): Promise<HandlerResult | undefined>;
 }
@@ -150,6 +156,9 @@ function accessCheck(route: ApiRoute, services: Services, cookieName: string) {
     if (!session && route.access.kind !== 'public') {
       if (sid) reply.clearCookie(cookieName, sessionCookieOptions(services.config.COOKIE_SECURE));
       throw new ApiError(401, 'Not signed in');
+    }
+    if (session?.mfaSetupRequired && !route.duringMfaSetup) {
+      throw new ApiError(403, MFA_SETUP_REQUIRED_MESSAGE);
     }
     if (!allows(route.access, session?.permissions ?? null)) {
       throw new ApiError(403, 'You do not have permission to do this');

@@ -8,4 +8,5 @@ export { newCode } from '../../src/db/codes.ts';
 export * as schema from '../../src/db/schema/index.ts';
 export { ADMIN_PASSWORD, createTestApp, type TestApp } from './app.ts';
 export { sharedFixture } from './fixture.ts';
-export type { TestUser } from './users.ts';
+export { CLIENT_ID, CLIENT_SECRET, startProvider, type TestProvider } from './oidc.ts';
+export { type TestUser, USER_PASSWORD } from './users.ts';

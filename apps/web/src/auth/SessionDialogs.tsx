@@ -20,7 +20,7 @@ import { Spinner } from '../ui/Spinner';
 import { usePasswordVisibility } from '../ui/usePasswordVisibility';
 import { useAuth, useSessionControl } from './auth';
 import { formatRemaining } from './sessionClock';
-import { LOGIN_FAILURE, requestSignIn } from './useSignIn';
+import { LOGIN_FAILURE, MfaRequired, requestSignIn, requestVerifyMfa } from './useSignIn';
 import { useSignOut } from './useSignOut';
 
 export const SIGN_IN_TITLE = 'Sign in to continue';
@@ -65,8 +65,14 @@ export function SignInDialog({ user, onSignedOut, onOtherUser }: SignInDialogPro
   const [error, setError] = useState<string | null>(null);
   const otherName = !sameName(username, user.username);
 
+  // After the password, an account with two-factor sign-in is asked for its code here too.
+  const [needsCode, setNeedsCode] = useState(false);
+
   const signIn = useMutation({
-    mutationFn: requestSignIn,
+    mutationFn: (input: { username: string; password: string; code: string }) =>
+      needsCode
+        ? requestVerifyMfa({ code: input.code })
+        : requestSignIn({ username: input.username, password: input.password }),
     onSuccess: ({ user: who, sentAt, message }) => {
       if (who.userCode === user.userCode) {
         signedIn(who, sentAt);
@@ -76,14 +82,25 @@ export function SignInDialog({ user, onSignedOut, onOtherUser }: SignInDialogPro
       gate.noteSignIn(false);
       onOtherUser(who, sentAt, message);
     },
-    onError: (err) => setError(errorMessage(err, LOGIN_FAILURE)),
+    onError: (err) => {
+      if (err instanceof MfaRequired) {
+        setNeedsCode(true);
+        setError(null);
+        return;
+      }
+      setError(errorMessage(err, LOGIN_FAILURE));
+    },
   });
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     setError(null);
     const data = new FormData(event.currentTarget);
-    signIn.mutate({ username, password: String(data.get('password') ?? '') });
+    signIn.mutate({
+      username,
+      password: String(data.get('password') ?? ''),
+      code: String(data.get('code') ?? ''),
+    });
   };
 
   return (
@@ -136,6 +153,16 @@ export function SignInDialog({ user, onSignedOut, onOtherUser }: SignInDialogPro
             fullWidth
             slotProps={{ input: { endAdornment: password.toggle } }}
           />
+          {needsCode && (
+            <TextField
+              name="code"
+              label="Code from your authenticator app"
+              autoComplete="one-time-code"
+              autoFocus
+              fullWidth
+              slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 7 } }}
+            />
+          )}
         </DialogContent>
         <DialogActions sx={{ px: 3, pb: 2.5, gap: 1, flexWrap: 'wrap-reverse' }}>
           <Button onClick={onSignedOut} disabled={signIn.isPending}>

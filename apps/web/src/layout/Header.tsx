@@ -18,6 +18,7 @@ import { NavLink, useLocation } from 'react-router';
 import { useAuth, useCan } from '../auth/auth';
 import { useSignOut } from '../auth/useSignOut';
 import { BRAND_GREEN, BRAND_GREEN_TEXT } from '../theme';
+import { visuallyHidden } from '../ui/paging';
 import { Spinner } from '../ui/Spinner';
 import { Logo } from './Logo';
 import { scrollToHash } from './scroll';
@@ -101,11 +102,27 @@ function SignOutButton({ fullWidth }: { fullWidth: boolean }) {
   );
 }
 
+/** The signed-in user's name, which opens My account. */
 function UserBadge() {
   const { user } = useAuth();
   if (!user) return null;
   return (
-    <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0 }}>
+    <Box
+      component={NavLink}
+      to="/account"
+      sx={{
+        display: 'flex',
+        alignItems: 'center',
+        gap: 1,
+        minWidth: 0,
+        color: 'inherit',
+        textDecoration: 'none',
+        borderRadius: 1,
+        px: 1,
+        py: 0.5,
+        '&:hover, &.active': { bgcolor: 'rgba(0,151,70,0.08)' },
+      }}
+    >
       <Avatar
         aria-hidden="true"
         sx={{ width: 32, height: 32, bgcolor: 'rgba(0,151,70,0.12)', color: BRAND_GREEN_TEXT, fontSize: 15 }}
@@ -114,6 +131,10 @@ function UserBadge() {
       </Avatar>
       <Box sx={{ minWidth: 0, lineHeight: 1.2 }}>
         <Typography variant="body2" sx={{ fontWeight: 600 }} noWrap>
+          {/* The link's name starts with where it goes; what is seen stays part of it. */}
+          <Box component="span" sx={visuallyHidden}>
+            My account:{' '}
+          </Box>
           {user.username}
         </Typography>
         {user.role && (

@@ -9,6 +9,7 @@ import { ScreenHeader } from '../ui/ScreenHeader';
 import type { FormMode } from './formValues';
 import { type BackTarget, listPath, useBackTarget } from './paths';
 import { type RegistryRecord, useRecordQuery } from './queries';
+import { UserSecurityPanel } from './UserSecurityPanel';
 
 const VERB: Record<FormMode, string> = { view: 'View', create: 'Create', update: 'Update' };
 
@@ -62,5 +63,10 @@ function LoadedRecord({ def, mode, code, children }: Props & { code: string }) {
     }
     if (!record.data) return <PageLoader label={`Loading ${def.label.toLowerCase()}`} />;
   }
-  return <>{children({ def, mode, code, record: record.data?.data, back })}</>;
+  return (
+    <>
+      {children({ def, mode, code, record: record.data?.data, back })}
+      {def.key === 'user' && mode === 'view' && <UserSecurityPanel userCode={code} />}
+    </>
+  );
 }

@@ -23,6 +23,7 @@ const ROLE = {
   roleCode: 'ROLE-1',
   roleName: 'Auditor',
   roleDescription: null,
+  requireMfa: false,
   rolePermissions: [
     { permissionCode: 'PERM-1', permissionName: 'VIEW_AUDITS' },
     { permissionCode: 'PERM-2', permissionName: 'VIEW_PERMISSIONS' },
@@ -129,6 +130,7 @@ describe('delegation in the forms', { timeout: SCREEN_TEST_TIMEOUT }, () => {
         roleCode: 'ROLE-1',
         roleName: 'Auditor',
         roleDescription: '',
+        requireMfa: 'false',
         'rolePermissions[0]': 'PERM-1',
         'rolePermissions[1]': 'PERM-4',
         'rolePermissions[2]': 'PERM-2',

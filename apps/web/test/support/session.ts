@@ -10,10 +10,12 @@ export function sessionUser(permissions: string[], username = 'tester'): Session
     email: `${username}@example.com`,
     createdAt: '2024-01-01T00:00:00.000Z',
     updatedAt: '2024-01-01T00:00:00.000Z',
+    mfaEnabled: false,
     role: {
       roleCode: 'ROLE-TEST',
       roleName: 'Tester',
       roleDescription: null,
+      requireMfa: false,
       createdAt: '2024-01-01T00:00:00.000Z',
       updatedAt: '2024-01-01T00:00:00.000Z',
       rolePermissions: permissions.map((p, i) => ({ permissionCode: `PERM-${i}`, permissionName: p })),

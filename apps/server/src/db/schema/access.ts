@@ -1,4 +1,5 @@
 import {
+  bigint,
   boolean,
   index,
   integer,
@@ -30,6 +31,8 @@ export const roles = pgTable(
     roleCode: text('role_code').notNull().unique(),
     roleName: text('role_name').notNull(),
     roleDescription: text('role_description'),
+    /** Its users must sign in with a second factor; without one they may only enrol. */
+    requireMfa: boolean('require_mfa').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     version: version(),
@@ -85,6 +88,8 @@ export const sessions = pgTable(
   'sessions',
   {
     idHash: text('id_hash').primaryKey(),
+    /** Names the session to its user (My account's list), which must never see the id or its hash. */
+    sessionCode: text('session_code').notNull().unique(),
     userCode: text('user_code')
       .notNull()
       .references(() => users.userCode, { onDelete: 'cascade' }),
@@ -96,6 +101,64 @@ export const sessions = pgTable(
   },
   (t) => [index('sessions_user').on(t.userCode)],
 );
+
+/**
+ * A user's TOTP second factor. `secret` is encrypted (auth/secret-box.ts); `enabledAt` is null
+ * while an enrolment awaits its first code. `lastStep` is the time step of the last accepted code:
+ * only a later step is accepted, so a code works once, on every instance.
+ */
+export const userMfa = pgTable('user_mfa', {
+  userCode: text('user_code')
+    .primaryKey()
+    .references(() => users.userCode, { onDelete: 'cascade' }),
+  secret: text('secret').notNull(),
+  enabledAt: timestamp('enabled_at', { withTimezone: true }),
+  lastStep: bigint('last_step', { mode: 'number' }),
+  createdAt: createdAt(),
+});
+
+/** Single-use recovery codes: only their SHA-256; a use deletes the row. */
+export const mfaRecoveryCodes = pgTable(
+  'mfa_recovery_codes',
+  {
+    userCode: text('user_code')
+      .notNull()
+      .references(() => users.userCode, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userCode, t.codeHash] })],
+);
+
+/**
+ * A sign-in whose password was right and whose second factor is awaited: bound to the browser by
+ * a cookie of its own (only its SHA-256 stored), never a session.
+ */
+export const mfaChallenges = pgTable(
+  'mfa_challenges',
+  {
+    idHash: text('id_hash').primaryKey(),
+    userCode: text('user_code')
+      .notNull()
+      .references(() => users.userCode, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('mfa_challenges_user').on(t.userCode)],
+);
+
+/**
+ * A single sign-on under way: what the callback must check (state, nonce) and send (the PKCE
+ * verifier), bound to the browser that started it by a cookie of its own (only its SHA-256 here).
+ */
+export const oidcLogins = pgTable('oidc_logins', {
+  idHash: text('id_hash').primaryKey(),
+  state: text('state').notNull(),
+  nonce: text('nonce').notNull(),
+  codeVerifier: text('code_verifier').notNull(),
+  /** The console path the user first asked for. */
+  returnTo: text('return_to').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
 
 /**
  * Sign-in attempts per key (account and address, address, account), shared by every server

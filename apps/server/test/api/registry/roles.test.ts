@@ -38,6 +38,7 @@ describe('CreateRole and GetRoleByCode', () => {
       roleCode: expect.stringMatching(/^ROLE-[0-9A-Z]{16}$/),
       roleName: 'Gender clerk',
       roleDescription: 'Keeps genders',
+      requireMfa: false,
       rolePermissions: [
         { permissionCode: viewGenders, permissionName: 'VIEW_GENDERS' },
         { permissionCode: createGender, permissionName: 'CREATE_GENDER' },

@@ -58,7 +58,7 @@ function grantsAndDenials(a: Access): { grants: string[][]; denials: string[][] 
 }
 
 describe('every route declares who may call it', () => {
-  it('has an access rule naming real permissions; only sign-in, health and metrics are public', () => {
+  it('has an access rule naming real permissions; only sign-in (its second step, single sign-on), health and metrics are public', () => {
     expect(routes.length).toBeGreaterThan(60);
     for (const r of routes) {
       expect(['public', 'session', 'any', 'all'], label(r)).toContain(r.access.kind);
@@ -69,6 +69,10 @@ describe('every route declares who may call it', () => {
     }
     expect(routes.filter((r) => r.access.kind === 'public').map(label)).toEqual([
       'POST /api/login',
+      'POST /api/VerifyMfa',
+      'GET /api/GetSignInOptions',
+      'GET /api/oidc/login',
+      'GET /api/oidc/callback',
       'GET /api/health',
       'GET /api/health/live',
       'GET /api/health/ready',

@@ -5,6 +5,7 @@ import type { FormValues } from '../formValues';
 import type { Option } from '../ResourceSelect';
 import { JsonInput } from './JsonInput';
 import { MultiSelectInput, SelectInput } from './SelectInput';
+import { SwitchInput } from './SwitchInput';
 import { TextInput } from './TextInput';
 
 interface Props {
@@ -63,6 +64,20 @@ export function FieldInput({
         {...common}
         parent={parent}
         onPicked={hasDependents ? (changed) => changed && onParentChange(field.name) : undefined}
+      />
+    );
+  }
+
+  if (field.kind === 'switch') {
+    return (
+      <SwitchInput
+        control={control}
+        name={field.name}
+        id={id}
+        label={field.label}
+        readOnly={readOnly}
+        error={error}
+        help={field.help}
       />
     );
   }

@@ -5,7 +5,7 @@ import { type Control, Controller, type FieldPath, type FieldValues } from 'reac
 import { usePasswordVisibility } from '../../ui/usePasswordVisibility';
 
 /** The definitions' text kinds, plus the profile's phone and web-address fields. */
-export type TextKind = Exclude<FormFieldKind, 'select' | 'multiselect' | 'json'> | 'tel' | 'url';
+export type TextKind = Exclude<FormFieldKind, 'select' | 'multiselect' | 'json' | 'switch'> | 'tel' | 'url';
 
 interface Props<V extends FieldValues> {
   control: Control<V>;

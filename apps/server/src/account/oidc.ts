@@ -1,0 +1,266 @@
+import { randomBytes } from 'node:crypto';
+import { signInOptionsSchema } from '@wfc/contract';
+import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import * as oidc from 'openid-client';
+import { z } from 'zod';
+import { recordAudit } from '../audit/recorder.ts';
+import { hashPassword } from '../auth/passwords.ts';
+import { hashSessionId, newSessionId, sessionCookieOptions } from '../auth/sessions.ts';
+import type { Config } from '../config/config.ts';
+import { newCode } from '../db/codes.ts';
+import { oidcLogins, roles, users } from '../db/schema/index.ts';
+import { ApiError } from '../http/envelope.ts';
+import { defineRoute, publicAccess } from '../http/routes.ts';
+import type { Services } from '../services.ts';
+import { safeReturnPath } from './return-path.ts';
+import { startSession } from './sign-in.ts';
+
+/*
+ * Single sign-on through an OpenID Connect provider: the authorization code flow with PKCE, state
+ * and nonce, through openid-client (OpenID Certified), which checks the ID token's issuer,
+ * audience, signature, expiry and nonce, and the state, before any claim is read here.
+ */
+
+/** How long the provider's page may take: after that the callback is refused. */
+const LOGIN_TTL_MS = 10 * 60_000;
+/** ID token timestamps: a provider's clock a little off is tolerated, no more. */
+const CLOCK_TOLERANCE_S = 30;
+
+export const SSO_CALLBACK_PATH = '/api/oidc/callback';
+const loginCookieName = (secure: boolean) => (secure ? '__Host-wfc-oidc' : 'wfc-oidc');
+
+/** Why a single sign-on ended on the sign-in page; the page words each (`?sso=...`). */
+export type SsoFailure = 'unknown-user' | 'expired' | 'failed';
+
+type Configured = Config & { OIDC_ISSUER: string; OIDC_CLIENT_ID: string; OIDC_CLIENT_SECRET: string };
+const configured = (config: Config): config is Configured =>
+  Boolean(config.OIDC_ISSUER && config.OIDC_CLIENT_ID && config.OIDC_CLIENT_SECRET);
+
+/** Plain HTTP only to a provider on this machine (a development or test provider), never elsewhere. */
+const loopback = (url: URL) =>
+  url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+
+const discovered = new WeakMap<Config, Promise<oidc.Configuration>>();
+
+/** The provider's metadata and keys, fetched once per server; a failed fetch is tried again next time. */
+function providerOf(config: Configured): Promise<oidc.Configuration> {
+  let found = discovered.get(config);
+  if (!found) {
+    const issuer = new URL(config.OIDC_ISSUER);
+    found = oidc
+      .discovery(
+        issuer,
+        config.OIDC_CLIENT_ID,
+        { client_secret: config.OIDC_CLIENT_SECRET, [oidc.clockTolerance]: CLOCK_TOLERANCE_S },
+        undefined,
+        loopback(issuer) ? { execute: [oidc.allowInsecureRequests] } : undefined,
+      )
+      .catch((err: unknown) => {
+        discovered.delete(config);
+        throw err;
+      });
+    discovered.set(config, found);
+  }
+  return found;
+}
+
+const redirectUri = (config: Config, req: FastifyRequest) =>
+  config.OIDC_REDIRECT_URI ?? `${req.protocol}://${req.host}${SSO_CALLBACK_PATH}`;
+
+/** The handler's answer when it has written a redirect itself (no envelope). */
+function redirectTo(reply: FastifyReply, location: string): undefined {
+  reply.redirect(location, 302);
+  return undefined;
+}
+
+const toLoginPage = (reply: FastifyReply, failure: SsoFailure) => redirectTo(reply, `/login?sso=${failure}`);
+
+/** The user the provider's claim names; with OIDC_DEFAULT_ROLE an unknown one is created. */
+async function userFor(services: Services, claims: Record<string, unknown>, username: string) {
+  const { db, config } = services;
+  const [found] = await db
+    .select({ userCode: users.userCode, username: users.username })
+    .from(users)
+    .where(sql`lower(${users.username}) = lower(${username})`);
+  if (found || !config.OIDC_DEFAULT_ROLE) return found;
+  const email = typeof claims.email === 'string' ? claims.email : undefined;
+  if (!email || !/^[A-Za-z0-9._-]{3,50}$/.test(username)) return undefined;
+  const [role] = await db
+    .select({ roleCode: roles.roleCode })
+    .from(roles)
+    .where(sql`lower(${roles.roleName}) = lower(${config.OIDC_DEFAULT_ROLE})`);
+  if (!role) return undefined;
+  const created = { userCode: newCode('USER-'), username };
+  await db.transaction(async (tx) => {
+    await tx.insert(users).values({
+      ...created,
+      email,
+      // Nobody knows this password: the account signs in through the provider until one is set.
+      passwordHash: await hashPassword(randomBytes(32).toString('base64url')),
+      roleCode: role.roleCode,
+    });
+    await recordAudit(tx, {
+      action: 'CREATE',
+      collection: 'users',
+      recordCode: created.userCode,
+      after: { ...created, email, roleCode: role.roleCode, via: 'single sign-on' },
+      actor: created,
+    });
+  });
+  return created;
+}
+
+/** The library's reason, with the check that failed (its cause names the claim or parameter). */
+function refusal(err: unknown): string {
+  if (!(err instanceof Error)) return 'refused';
+  const cause = err.cause instanceof Error ? `: ${err.cause.message}` : '';
+  return `${err.message}${cause}`.slice(0, 300);
+}
+
+/**
+ * The ID token's claims (already verified), and, when it lacks the claim that names the user, the
+ * provider's userinfo for the same subject: many providers put profile claims there only.
+ */
+async function withUserInfo(
+  provider: oidc.Configuration,
+  tokens: oidc.TokenEndpointResponse & oidc.TokenEndpointResponseHelpers,
+  claim: string,
+): Promise<Record<string, unknown>> {
+  const idClaims = tokens.claims();
+  if (!idClaims) throw new Error('The provider sent no ID token');
+  if (idClaims[claim] !== undefined || !provider.serverMetadata().userinfo_endpoint) return idClaims;
+  const info = await oidc.fetchUserInfo(provider, tokens.access_token, idClaims.sub);
+  return { ...info, ...idClaims };
+}
+
+async function ssoFailed(services: Services, req: FastifyRequest, reason: string, username?: string) {
+  await recordAudit(services.db, {
+    action: 'SSO_FAILED',
+    collection: 'auth',
+    after: { reason, ip: req.ip, ...(username ? { username: username.slice(0, 100) } : {}) },
+    actor: null,
+  });
+  services.metrics.signIn('failure');
+}
+
+const notConfigured = () => new ApiError(404, 'Single sign-on is not configured');
+
+export const oidcRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: 'GetSignInOptions',
+    summary: 'What the sign-in page offers besides the password: single sign-on when configured',
+    tag: 'Auth',
+    access: publicAccess,
+    response: signInOptionsSchema,
+    async handler({ services }) {
+      const { config } = services;
+      return {
+        message: 'Sign-in options fetched successfully',
+        data: {
+          sso: configured(config) ? { label: config.OIDC_BUTTON_LABEL, loginUrl: '/api/oidc/login' } : null,
+        },
+      };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: 'oidc/login',
+    summary:
+      'Starts single sign-on: redirects to the identity provider (code flow with PKCE, state and nonce)',
+    tag: 'Auth',
+    access: publicAccess,
+    query: z.object({ next: z.string().max(2000).optional() }),
+    answers: { 302: 'To the identity provider', 404: 'Single sign-on is not configured' },
+    async handler({ query, req, reply, services }) {
+      const { config, db } = services;
+      if (!configured(config)) throw notConfigured();
+      const provider = await providerOf(config);
+      const state = oidc.randomState();
+      const nonce = oidc.randomNonce();
+      const codeVerifier = oidc.randomPKCECodeVerifier();
+      const id = newSessionId();
+      await db.delete(oidcLogins).where(lt(oidcLogins.expiresAt, new Date()));
+      await db.insert(oidcLogins).values({
+        idHash: hashSessionId(id),
+        state,
+        nonce,
+        codeVerifier,
+        returnTo: safeReturnPath(query.next),
+        expiresAt: new Date(Date.now() + LOGIN_TTL_MS),
+      });
+      // Bound to this browser: a callback carried to another one (login CSRF) finds nothing.
+      reply.setCookie(loginCookieName(config.COOKIE_SECURE), id, {
+        ...sessionCookieOptions(config.COOKIE_SECURE),
+        maxAge: LOGIN_TTL_MS / 1000,
+      });
+      const url = oidc.buildAuthorizationUrl(provider, {
+        redirect_uri: redirectUri(config, req),
+        scope: 'openid profile email',
+        code_challenge: await oidc.calculatePKCECodeChallenge(codeVerifier),
+        code_challenge_method: 'S256',
+        state,
+        nonce,
+      });
+      return redirectTo(reply, url.href);
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: 'oidc/callback',
+    summary:
+      'Where the identity provider returns: checks the answer and its ID token, signs the matching user in, redirects',
+    tag: 'Auth',
+    access: publicAccess,
+    changes: true,
+    answers: {
+      302: 'To the page first asked for, signed in; or to the sign-in page with `sso` naming the failure',
+      404: 'Single sign-on is not configured',
+    },
+    async handler({ req, reply, services }) {
+      const { config, db } = services;
+      if (!configured(config)) throw notConfigured();
+      const secure = config.COOKIE_SECURE;
+      const id = req.cookies?.[loginCookieName(secure)];
+      reply.clearCookie(loginCookieName(secure), sessionCookieOptions(secure));
+      // Used once: whatever happens next, this sign-in cannot be completed twice.
+      const [pending] = id
+        ? await db
+            .delete(oidcLogins)
+            .where(and(eq(oidcLogins.idHash, hashSessionId(id)), gt(oidcLogins.expiresAt, new Date())))
+            .returning()
+        : [];
+      if (!pending) {
+        await ssoFailed(services, req, 'no sign-in under way in this browser, or it expired');
+        return toLoginPage(reply, 'expired');
+      }
+      let claims: Record<string, unknown>;
+      try {
+        const current = new URL(redirectUri(config, req));
+        current.search = new URL(req.url, 'http://callback').search;
+        const tokens = await oidc.authorizationCodeGrant(await providerOf(config), current, {
+          pkceCodeVerifier: pending.codeVerifier,
+          expectedState: pending.state,
+          expectedNonce: pending.nonce,
+          idTokenExpected: true,
+        });
+        claims = await withUserInfo(await providerOf(config), tokens, config.OIDC_USERNAME_CLAIM);
+      } catch (err) {
+        req.log.warn({ err }, 'single sign-on refused');
+        await ssoFailed(services, req, refusal(err));
+        return toLoginPage(reply, 'failed');
+      }
+      const claim = claims?.[config.OIDC_USERNAME_CLAIM];
+      const username = typeof claim === 'string' ? claim.trim() : '';
+      const user = username ? await userFor(services, claims, username) : undefined;
+      if (!user) {
+        await ssoFailed(services, req, `no user matches ${config.OIDC_USERNAME_CLAIM}`, username);
+        return toLoginPage(reply, 'unknown-user');
+      }
+      await startSession(services, req, reply, user, 'single sign-on');
+      // The web app learns of the new session on its sign-in page, which then opens the page asked for.
+      return redirectTo(reply, `/login?${new URLSearchParams({ sso: 'signed-in', next: pending.returnTo })}`);
+    },
+  }),
+];

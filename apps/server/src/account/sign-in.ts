@@ -1,0 +1,109 @@
+import type { SessionTiming, SessionUser } from '@wfc/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { recordAudit } from '../audit/recorder.ts';
+import { verifyPassword } from '../auth/passwords.ts';
+import { loadSessionUser } from '../auth/session-user.ts';
+import { createSession, type SessionPolicy, sessionCookieOptions, touchAfterMs } from '../auth/sessions.ts';
+import { type Attempt, attemptSucceeded, beginAttempt, throttleKeys } from '../auth/throttle.ts';
+import { ApiError, badRequest } from '../http/envelope.ts';
+import { sessionCookieName } from '../http/routes.ts';
+import type { Services } from '../services.ts';
+
+/**
+ * The session's timing from this moment on, for the browser's idle warning: the same sums the
+ * server makes when it decides whether the session is alive (`sessionAlive`), as durations rather
+ * than times, so that a browser whose clock is off still counts down correctly.
+ */
+export function sessionTiming(
+  policy: SessionPolicy,
+  times: { createdAt: Date; lastSeenAt: Date },
+  now: number,
+): SessionTiming {
+  return {
+    idleMs: Math.floor(policy.idleMs),
+    touchIntervalMs: Math.ceil(touchAfterMs(policy)),
+    idleExpiresInMs: Math.floor(times.lastSeenAt.getTime() + policy.idleMs - now),
+    absoluteExpiresInMs: Math.floor(times.createdAt.getTime() + policy.absoluteMs - now),
+  };
+}
+
+export const tooManyAttempts = (retryAfter: number) =>
+  new ApiError(429, 'Too many failed sign-in attempts; try again later', undefined, {
+    'Retry-After': String(retryAfter),
+  });
+
+/**
+ * Counts an attempt at a secret of the account (a password or a code) on the sign-in throttle's
+ * keys, before it is checked; refused with a 429 while a key is blocked.
+ */
+export async function countAttempt(services: Services, username: string, ip: string): Promise<Attempt> {
+  const attempt = await beginAttempt(services.db, throttleKeys(username, ip), services.throttlePolicy);
+  if (attempt.retryAfter > 0) {
+    services.metrics.signIn('throttled');
+    throw tooManyAttempts(attempt.retryAfter);
+  }
+  return attempt;
+}
+
+export const WRONG_CURRENT_PASSWORD = 'Current password is incorrect';
+
+/**
+ * Re-authentication before a sensitive change (ASVS 7.5.1): the signed-in user's password, counted
+ * like a sign-in, so a session left open cannot be used to guess it. A wrong one is a 400 on
+ * `currentPassword`, audited as a failed sign-in.
+ */
+export async function confirmPassword(
+  services: Services,
+  req: FastifyRequest,
+  user: { userCode: string; username: string; passwordHash: string },
+  password: string,
+) {
+  const attempt = await countAttempt(services, user.username, req.ip);
+  if (!(await verifyPassword(user.passwordHash, password))) {
+    await recordAudit(services.db, {
+      action: 'LOGIN_FAILED',
+      collection: 'auth',
+      after: { username: user.username, ip: req.ip, reason: 'current password' },
+      actor: { userCode: user.userCode, username: user.username },
+    });
+    throw badRequest('Invalid input', [{ field: 'currentPassword', message: WRONG_CURRENT_PASSWORD }]);
+  }
+  await attemptSucceeded(services.db, attempt, services.throttlePolicy);
+}
+
+export type SignInMethod = 'password' | 'two-factor' | 'single sign-on';
+
+/**
+ * What every way of signing in ends with: a new session (a fresh id, whatever cookie the client
+ * brought), its audit entry and cookie, and the signed-in user with the session's timing.
+ */
+export async function startSession(
+  services: Services,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  user: { userCode: string; username: string },
+  method: SignInMethod,
+): Promise<SessionUser | undefined> {
+  const { db, sessionPolicy, config } = services;
+  const sessionUser = await db.transaction(async (tx) => {
+    const id = await createSession(tx, user.userCode, sessionPolicy, {
+      ip: req.ip,
+      userAgent: req.headers['user-agent'],
+    });
+    await recordAudit(tx, {
+      action: 'LOGIN',
+      collection: 'auth',
+      after: { username: user.username, ...(method === 'password' ? {} : { method }) },
+      actor: user,
+    });
+    reply.setCookie(sessionCookieName(config.COOKIE_SECURE), id, {
+      ...sessionCookieOptions(config.COOKIE_SECURE),
+      maxAge: Math.floor(sessionPolicy.absoluteMs / 1000),
+    });
+    return loadSessionUser(tx, user.userCode);
+  });
+  services.metrics.signIn('success');
+  const now = Date.now();
+  const fresh = { createdAt: new Date(now), lastSeenAt: new Date(now) };
+  return sessionUser && { ...sessionUser, session: sessionTiming(sessionPolicy, fresh, now) };
+}

@@ -1,0 +1,98 @@
+import { holdsEveryPermission, mySessionRecordSchema, userCodeSchema } from '@wfc/contract';
+import { and, eq, ne } from 'drizzle-orm';
+import type { Executor } from '../db/client.ts';
+import { permissions, rolePermissions, sessions, users } from '../db/schema/index.ts';
+import { ApiError, conflict, notFound } from '../http/envelope.ts';
+import { anyOf, defineRoute } from '../http/routes.ts';
+import { countOf, recordAccountEvent } from './events.ts';
+import { removeMfa } from './mfa.ts';
+import { listSessions } from './sessions-list.ts';
+
+/**
+ * The user a user manager acts on, within the delegation rule of Update User: whoever lacks a
+ * permission of the user's role may not sign them out or remove their second factor.
+ */
+async function reachableUser(db: Executor, userCode: string, held: ReadonlySet<string>) {
+  const [user] = await db
+    .select({ userCode: users.userCode, username: users.username, roleCode: users.roleCode })
+    .from(users)
+    .where(eq(users.userCode, userCode));
+  if (!user) throw notFound('User not found');
+  if (holdsEveryPermission(held)) return user;
+  const grants = await db
+    .select({ name: permissions.permissionName })
+    .from(rolePermissions)
+    .innerJoin(permissions, eq(permissions.permissionCode, rolePermissions.permissionCode))
+    .where(eq(rolePermissions.roleCode, user.roleCode));
+  if (grants.some((g) => !held.has(g.name))) {
+    throw new ApiError(403, 'You cannot change a user whose role has permissions you do not hold');
+  }
+  return user;
+}
+
+const DELEGATION = {
+  403: "The user's role has permissions the caller does not hold",
+  404: 'No user with that code',
+};
+
+/** What a user manager (UPDATE_USER) does about another user's sessions and second factor. */
+export const userSecurityRoutes = [
+  defineRoute({
+    method: 'POST',
+    path: 'GetSessionsByUserCode',
+    summary: "A user's sessions, most recently used first",
+    tag: 'Account',
+    access: anyOf('UPDATE_USER'),
+    body: userCodeSchema,
+    response: mySessionRecordSchema,
+    listed: true,
+    changes: false,
+    answers: DELEGATION,
+    async handler({ body, session, services }) {
+      const user = await reachableUser(services.db, body.userCode, session.permissions);
+      const list = await listSessions(services.db, user.userCode, services.sessionPolicy, session.idHash);
+      return { message: 'Sessions fetched successfully', data: list, total: list.length };
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: 'EndUserSessions',
+    summary: 'Signs a user out everywhere (the caller keeps their own session)',
+    tag: 'Account',
+    access: anyOf('UPDATE_USER'),
+    body: userCodeSchema,
+    answers: DELEGATION,
+    async handler({ body, session, actor, services }) {
+      const ended = await services.db.transaction(async (tx) => {
+        const user = await reachableUser(tx, body.userCode, session.permissions);
+        const rows = await tx
+          .delete(sessions)
+          .where(and(eq(sessions.userCode, user.userCode), ne(sessions.idHash, session.idHash)))
+          .returning({ idHash: sessions.idHash });
+        await recordAccountEvent(tx, 'SESSION_ENDED', user, actor, { sessions: rows.length });
+        return rows.length;
+      });
+      return { message: `${countOf(ended, 'session')} ended` };
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: 'ResetUserMfa',
+    summary:
+      "Removes a user's second factor and recovery codes; a role that requires one makes them set it up again",
+    tag: 'Account',
+    access: anyOf('UPDATE_USER'),
+    body: userCodeSchema,
+    answers: { ...DELEGATION, 409: 'The user has not set up two-factor sign-in' },
+    async handler({ body, session, actor, services }) {
+      await services.db.transaction(async (tx) => {
+        const user = await reachableUser(tx, body.userCode, session.permissions);
+        if (!(await removeMfa(tx, user.userCode))) {
+          throw conflict('This user has not set up two-factor sign-in');
+        }
+        await recordAccountEvent(tx, 'MFA_RESET', user, actor);
+      });
+      return { message: 'Two-factor sign-in was reset' };
+    },
+  }),
+];
