@@ -22,7 +22,7 @@ const HELP = `npm run bench -w @wfc/server -- [options]   (DATABASE_URL names th
   --seconds N         seconds per load scenario (BENCH_SECONDS, default 10)
   --connections N     concurrent connections (BENCH_CONNECTIONS, default 50)
   --port N            port for the server under test (BENCH_PORT, default 3917)
-  --only LIST         scenarios to run: lists,performances,save,export,pgbench,login,web (default all)
+  --only LIST         scenarios to run: lists,performances,trend,overview,save,export,pgbench,login,web (default all)
   --cpu-prof DIR      write a V8 CPU profile of the server to DIR`;
 
 const { values: args } = parseArgs({
@@ -31,7 +31,7 @@ const { values: args } = parseArgs({
     seconds: { type: 'string', default: process.env.BENCH_SECONDS ?? '10' },
     connections: { type: 'string', default: process.env.BENCH_CONNECTIONS ?? '50' },
     port: { type: 'string', default: process.env.BENCH_PORT ?? '3917' },
-    only: { type: 'string', default: 'lists,performances,save,export,pgbench,login,web' },
+    only: { type: 'string', default: 'lists,performances,trend,overview,save,export,pgbench,login,web' },
     'cpu-prof': { type: 'string' },
     help: { type: 'boolean', default: false },
   },
@@ -250,12 +250,16 @@ try {
   if (only.has('export')) await benchExport();
   if (only.has('pgbench')) await benchPgbench();
   if (only.has('login')) await benchLogin();
+  // Last: a server of its own, which keeps nothing.
+  if (only.has('trend') || only.has('overview')) await benchInsights();
 } finally {
   await server.stop();
   // What the run wrote (sign-ins, saves) goes again, so that the next run reads the same data.
   await pool.query('delete from audits where id > $1', [auditsBefore]);
   await pool.query('delete from sessions');
-  await pool.query('vacuum analyze audits, sessions, performances, performance_scores, performance_months');
+  await pool.query(
+    'vacuum analyze audits, sessions, performances, performance_scores, performance_months, performance_skill_days',
+  );
   await pool.end();
 }
 if (only.has('web')) benchWeb();
@@ -340,6 +344,91 @@ async function saveBatch(performances: unknown[]) {
   return { status: res.status, body, seconds: (performance.now() - started) / 1000 };
 }
 
+/**
+ * The insight calls, on a server that keeps nothing (QUERY_CACHE_MB=0: both are kept reads, and a
+ * caching server would answer repeats from memory): a year's trend of an employee drawn at random
+ * from 1,000, and a date's overview, for every department and for one drawn at random.
+ */
+async function benchInsights() {
+  console.log('\nPerformance insights (uncached)');
+  const codes = (
+    await pool.query<{ c: string }>('select employee_code as c from employees order by id limit 1000')
+  ).rows.map((r) => r.c);
+  const departments = (
+    await pool.query<{ c: string }>('select department_code as c from departments order by id')
+  ).rows.map((r) => r.c);
+  const from = new Date(Date.now() - 365 * 86_400_000).toISOString().slice(0, 10);
+  const pick = <T>(list: readonly T[]) => list[Math.floor(Math.random() * list.length)]!;
+  const uncached = await startServer({
+    DATABASE_URL: dbUrl,
+    PORT: String(Number(args.port) + 1),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    DEMO_DATA: 'false',
+    WEB_DIST: '/nonexistent/',
+    QUERY_CACHE_MB: '0',
+  });
+  const scenario = (name: string, r: Awaited<ReturnType<typeof load>>, p99: number) =>
+    report(
+      {
+        scenario: name,
+        'req/s': r.rps.toFixed(0),
+        'p50 ms': ms(r.p50),
+        'p99 ms': ms(r.p99),
+        errors: String(r.errors),
+        target: `p99<${p99}`,
+      },
+      r.done > 0 && r.p99 < p99 && r.errors === 0,
+    );
+  try {
+    if (only.has('trend')) {
+      const trend = await load(
+        '/api/GetPerformanceTrend',
+        {
+          method: 'POST',
+          headers: { cookie, 'content-type': 'application/json' },
+          requests: [
+            {
+              setupRequest: (req) => ({
+                ...req,
+                body: JSON.stringify({ employeeCode: pick(codes), from, to: today }),
+              }),
+            },
+          ],
+        },
+        uncached.url,
+      );
+      scenario("GetPerformanceTrend, a year of one employee's scores", trend, 50);
+    }
+    if (!only.has('overview')) return;
+    scenario(
+      `GetPerformanceOverview ${today}, every department`,
+      await load(`/api/GetPerformanceOverview?date=${today}`, {}, uncached.url),
+      100,
+    );
+    scenario(
+      `GetPerformanceOverview ${today}, one department`,
+      await load(
+        `/api/GetPerformanceOverview?date=${today}`,
+        {
+          requests: [
+            {
+              setupRequest: (req) => ({
+                ...req,
+                path: `/api/GetPerformanceOverview?date=${today}&departmentCode=${pick(departments)}`,
+              }),
+            },
+          ],
+        },
+        uncached.url,
+      ),
+      100,
+    );
+  } finally {
+    await uncached.stop();
+  }
+}
+
 async function benchSave() {
   console.log('\nCreateUpdatePerformances: 1,000 employees x 20 skills in one request');
   const employees = (
@@ -393,16 +482,35 @@ async function benchSave() {
     Math.max(...times) < 1.5,
   );
 
-  // Create: a date with no rows yet, within the year ahead that a performance date may reach;
-  // removed again afterwards so that re-runs measure the same.
+  // Create: a date with no rows yet. Scores cannot be recorded for a future date, so it is two
+  // years back, in a year the data does not reach (bench:data writes the last 365 days); its
+  // rows and rollups are removed again afterwards so that re-runs measure the same.
   const ahead = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
-  const removeFuture = async () => {
-    await pool.query('delete from performances where date > $1', [today]);
-    await pool.query(`delete from performance_months where month > date_trunc('month', $1::date)`, [today]);
+  const created1 = ahead(-730);
+  const created2 = ahead(-760);
+  const years = [...new Set([created1, created2].map((d) => d.slice(0, 4)))];
+  const [taken] = (
+    await pool.query<{ n: number }>(
+      `select count(*)::int as n from performances where extract(year from date)::text = any($1::text[])
+         and date not in ($2::date, $3::date)`,
+      [years, created1, created2],
+    )
+  ).rows;
+  if (taken?.n) {
+    notes.push(`CreateUpdatePerformances (create): ${years.join(', ')} already hold rows; skipped.`);
+    return;
+  }
+  const removeCreated = async () => {
+    const dates = [created1, created2];
+    await pool.query('delete from performances where date = any($1::date[])', [dates]);
+    await pool.query(
+      `delete from performance_months where month = any(array(select date_trunc('month', d)::date from unnest($1::date[]) d))`,
+      [dates],
+    );
+    await pool.query('delete from performance_skill_days where date = any($1::date[])', [dates]);
   };
-  const future = ahead(300);
-  await removeFuture();
-  const created = await saveBatch(batch(future, 5));
+  await removeCreated();
+  const created = await saveBatch(batch(created1, 5));
   report(
     {
       scenario: 'save 20,000 scores (create)',
@@ -414,15 +522,16 @@ async function benchSave() {
     },
     created.status === 200 && created.seconds < 1.5,
   );
+  if (created.status !== 200)
+    notes.push(`create: ${created.status} ${JSON.stringify(created.body).slice(0, 300)}`);
 
   // Atomicity: one bad value in the last row; nothing of the batch may be saved.
   const beforePast = await fingerprint(past);
   const rejectedUpdate = await saveBatch(batch(past, 3, employees.length - 1));
   const afterPast = await fingerprint(past);
-  const newDate = ahead(330);
-  const rejectedCreate = await saveBatch(batch(newDate, 3, employees.length - 1));
-  const createdRows = await fingerprint(newDate);
-  await removeFuture();
+  const rejectedCreate = await saveBatch(batch(created2, 3, employees.length - 1));
+  const createdRows = await fingerprint(created2);
+  await removeCreated();
   const atomic =
     rejectedUpdate.status === 400 &&
     beforePast === afterPast &&

@@ -82,7 +82,7 @@ describe('the performance snapshot', () => {
     const minWidth = await page
       .getByRole('columnheader', { name: 'Quality' })
       .evaluate((el) => getComputedStyle(el).minWidth);
-    expect(minWidth).toBe('160px');
+    expect(minWidth).toBe('100px');
     await e2e.screenshot(page, 'performance-read');
 
     await page.getByRole('button', { name: 'Edit', exact: true }).click();

@@ -59,6 +59,17 @@ const ROUTES: RouteSpec[] = [
     lazy: ['src/performance/PerformancePage.tsx'],
     targetKb: ROUTE_TARGET_KB,
   },
+  // The insight pages load the chart library with themselves.
+  {
+    route: '/performance-snapshot/overview',
+    lazy: ['src/performance/insights/OverviewPage.tsx'],
+    targetKb: ROUTE_TARGET_KB,
+  },
+  {
+    route: '/performance-snapshot/employees/:code',
+    lazy: ['src/performance/insights/EmployeeInsightPage.tsx'],
+    targetKb: ROUTE_TARGET_KB,
+  },
 ];
 
 class ReportError extends Error {}

@@ -91,23 +91,38 @@ export function performanceDateError(date: string, range: DateRange): string | u
   return `Date must be between ${range.earliest} and ${range.latest}`;
 }
 
-let current: { at: number; range: DateRange } | undefined;
+export const FUTURE_SCORE_MESSAGE = 'Scores cannot be recorded for a future date';
 
-/** The range of today on this machine's clock, read at most once a second: a bulk save checks thousands of dates. */
-function currentRange(): DateRange {
-  const now = Date.now();
-  if (!current || now - current.at >= 1000) {
-    current = { at: now, range: performanceDateRange(localIsoDate(new Date(now))) };
-  }
-  return current.range;
+/**
+ * Pure: why a well-formed date cannot carry scores on `today`, or undefined. A future date may be
+ * read (its grid is empty and read-only) but not scored: nobody can have been assessed on it yet.
+ */
+export function scoreDateError(date: string, range: DateRange, today: string): string | undefined {
+  return performanceDateError(date, range) ?? (date > today ? FUTURE_SCORE_MESSAGE : undefined);
 }
 
-/** A real YYYY-MM-DD date within the performance range of the server's today. */
-export const performanceDate = (label: string) =>
+let current: { at: number; today: string; range: DateRange } | undefined;
+
+/** Today and its range on this machine's clock, read at most once a second: a bulk save checks thousands of dates. */
+function currentDay() {
+  const now = Date.now();
+  if (!current || now - current.at >= 1000) {
+    const today = localIsoDate(new Date(now));
+    current = { at: now, today, range: performanceDateRange(today) };
+  }
+  return current;
+}
+
+/**
+ * A real YYYY-MM-DD date within the performance range of the server's today; with `scored`, also
+ * not after today (a date that scores are saved for).
+ */
+export const performanceDate = (label: string, scored = false) =>
   isoDate(label).superRefine((date, ctx) => {
     // The format and calendar checks have their own messages; a range says nothing more then.
     if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return;
-    const problem = performanceDateError(date, currentRange());
+    const { today, range } = currentDay();
+    const problem = scored ? scoreDateError(date, range, today) : performanceDateError(date, range);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   });
 
@@ -207,7 +222,7 @@ const rowVersion = z
 export const performanceRowInput = z.object({
   performanceCode: z.string().trim().max(64).optional(),
   employeeCode: codeRef('Employee'),
-  date: performanceDate('Date'),
+  date: performanceDate('Date', true),
   version: rowVersion,
   performancePerSkill: cellsInput,
 });
@@ -233,11 +248,23 @@ export const performanceBatchSchema = z.object({ performances: batchOf(z.unknown
 
 const optionalDate = performanceDate('Date').optional();
 
+/** A department to narrow a read to; empty (as a cleared selector sends it) means every department. */
+export const departmentFilter = z
+  .string()
+  .trim()
+  .max(64, 'Department is not a valid code')
+  .optional()
+  .transform((v) => v || undefined);
+
 /**
- * Query of GetPerformances, the report and the CSV. Only the date is checked here: paging, sort and
- * keyword are normalised as for every list, and the sort field is checked against its own whitelist.
+ * Query of GetPerformances, the report and the CSV. Only the date and department are checked here:
+ * paging, sort and keyword are normalised as for every list, and the sort field is checked against
+ * its own whitelist.
  */
-export const performanceDateQuerySchema = z.looseObject({ date: optionalDate });
+export const performanceDateQuerySchema = z.looseObject({
+  date: optionalDate,
+  departmentCode: departmentFilter,
+});
 
 export const performanceByCodeSchema = z.object({ performanceCode: codeRef('Performance code') });
 

@@ -120,14 +120,15 @@ export type Direction = 'asc' | 'desc';
 
 /** Which employees a date's grid shows. */
 export type EmployeeFilter =
-  | { kind: 'keyword'; keyword: string }
+  | { kind: 'keyword'; keyword: string; departmentCode?: string }
   | { kind: 'codes'; codes: readonly string[] };
 
 export function employeeWhere(filter: EmployeeFilter): SQL {
   if (filter.kind === 'codes') return sql`e.employee_code in (${textSet(filter.codes)})`;
-  if (!filter.keyword) return sql`true`;
+  const department = filter.departmentCode ? sql`e.department_code = ${filter.departmentCode}` : sql`true`;
+  if (!filter.keyword) return department;
   const pattern = `%${escapeLike(filter.keyword)}%`;
-  return sql`(e.name ilike ${pattern} or e.employee_id ilike ${pattern})`;
+  return sql`${department} and (e.name ilike ${pattern} or e.employee_id ilike ${pattern})`;
 }
 
 export interface DateGridQuery {
@@ -158,21 +159,23 @@ export function dateOrder(q: Pick<DateGridQuery, 'sortField' | 'sortValue'>, ali
 type AverageField = 'daily' | 'monthly' | 'yearly';
 
 /**
- * The averages of one date for the employees `emp` selects (id, employee_code, employee_id, name,
- * total), unsorted. With `only`, that average alone, left numeric (the others are null): what a
- * sort by it computes for every employee, with only the joins it needs. The date's own rows are
- * read in one go (the date index) and joined by hash, as are the previous month's rollups; only
- * employees without a row on the date (or without a rollup for the previous month) fall back to an
- * index probe for their latest one, and those probes are gated so they cost nothing for everyone
- * else: about two rows per employee. Gated lateral joins rather than subqueries in `coalesce`: the
- * planner charges such a subquery to every row, and at 5,000 employees the statement's estimate
- * then passed the cost at which PostgreSQL compiles it (JIT), which took 0.13 s.
+ * The running sums behind one date's averages for the employees `emp` selects (id, employee_code,
+ * employee_id, name, total), as the CTE `calc` of a `with` list (after `emp`): each employee's
+ * row of the date (performance_code, version, daily_average), the sum and count of the month's
+ * daily averages up to the date (month_sum, month_days) and of the year's before the month
+ * (before_sum, before_days). `wants` leaves out the joins an average that is not asked for needs.
+ * The date's own rows are read in one go (the date index) and joined by hash, as are the previous
+ * month's rollups; only employees without a row on the date (or without a rollup for the previous
+ * month) fall back to an index probe for their latest one, and those probes are gated so they cost
+ * nothing for everyone else: about two rows per employee. Gated lateral joins rather than
+ * subqueries in `coalesce`: the planner charges such a subquery to every row, and at 5,000
+ * employees the statement's estimate then passed the cost at which PostgreSQL compiles it (JIT),
+ * which took 0.13 s.
  */
-export function averagesOf(date: string, emp: SQL, only?: AverageField): SQL {
+export function runningSumsOf(date: string, wants: (field: AverageField) => boolean = () => true): SQL {
   const m = monthStart(date);
   const y = yearStart(date);
   const pm = previousMonthStart(date);
-  const wants = (field: AverageField) => !only || only === field;
   const month = wants('monthly') || wants('yearly');
   const monthSum = sql`coalesce(d.month_sum, cur.month_sum, 0)`;
   const monthDays = sql`coalesce(d.month_days, cur.month_days, 0)`;
@@ -193,7 +196,6 @@ export function averagesOf(date: string, emp: SQL, only?: AverageField): SQL {
         }
       : { sum: sql`0`, days: sql`0`, joins: sql`` };
   return sql`
-    with emp as (${emp}),
     calc as (
       select emp.id, emp.employee_code, emp.employee_id, emp.name, emp.total,
         d.performance_code, d.version, d.daily_average,
@@ -212,7 +214,20 @@ export function averagesOf(date: string, emp: SQL, only?: AverageField): SQL {
           : sql``
       }
       ${before.joins}
-    )
+    )`;
+}
+
+/**
+ * The averages of one date for the employees `emp` selects (id, employee_code, employee_id, name,
+ * total), unsorted, from their running sums (`runningSumsOf`). With `only`, that average alone,
+ * left numeric (the others are null): what a sort by it computes for every employee, with only the
+ * joins it needs.
+ */
+export function averagesOf(date: string, emp: SQL, only?: AverageField): SQL {
+  const wants = (field: AverageField) => !only || only === field;
+  return sql`
+    with emp as (${emp}),
+    ${runningSumsOf(date, wants)}
     select
       id,
       performance_code as "performanceCode",

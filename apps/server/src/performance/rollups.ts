@@ -1,7 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { monthStart, yearStart } from './dates.ts';
-import { jsonParam } from './sql.ts';
+import { jsonParam, rowsOf } from './sql.ts';
 
 /*
  * The averages are read from rollups that every save keeps in step (see db/schema/performance.ts):
@@ -9,8 +9,11 @@ import { jsonParam } from './sql.ts';
  *   performances.month_sum / month_days      running sum and count of daily averages, 1st..date
  *   performance_months.day_sum / day_count   the same over the whole month
  *   performance_months.year_sum / year_days  running over the months, 1 January..end of month
+ *   performance_skill_days                    per department, date and skill: sum and count of scores
  * A save touches its rows, the later rows of their months and twelve month rows per employee, in
- * three set-based statements whatever the number of rows saved.
+ * three set-based statements whatever the number of rows saved, and the skill days of its changed
+ * cells in one more (two when a count falls to 0). An employee's change of department or deletion
+ * moves their skill days through triggers on `employees` (migration 0011).
  */
 
 export interface EmployeeDay {
@@ -150,6 +153,97 @@ export async function refreshRollups(db: Executor, changed: readonly ChangedDay[
   );
 }
 
+/** One cell's change to its department's, date's and skill's sum and count of scores. */
+export interface SkillDelta {
+  /** Employee code. */
+  e: string;
+  /** Date. */
+  d: string;
+  /** Skill code. */
+  s: string;
+  /** Points added (negative: taken away). */
+  p: number;
+  /** Scores added: 1 for a new one, -1 for a cleared one, 0 for a changed one. */
+  n: number;
+}
+
+/**
+ * Pure: what a row's upserted and cleared cells add to the skill days, from the cells as they
+ * were (`before`, scored cells only). Unchanged cells add nothing.
+ */
+export function skillDeltas(
+  day: EmployeeDay,
+  before: ReadonlyMap<string, number>,
+  upserts: readonly { skillCode: string; points: number }[],
+  clears: readonly string[],
+): SkillDelta[] {
+  const deltas: SkillDelta[] = [];
+  const at = (skill: string, p: number, n: number) => {
+    if (p !== 0 || n !== 0) deltas.push({ e: day.employeeCode, d: day.date, s: skill, p, n });
+  };
+  for (const u of upserts) {
+    const old = before.get(u.skillCode);
+    at(u.skillCode, u.points - (old ?? 0), old === undefined ? 1 : 0);
+  }
+  for (const skill of clears) {
+    const old = before.get(skill);
+    if (old !== undefined) at(skill, -old, -1);
+  }
+  return deltas;
+}
+
+/**
+ * Adds a save's cell changes to `performance_skill_days`, under each employee's department (the
+ * save has locked its employees, so none moves meanwhile); a row left without scores is deleted.
+ */
+export async function refreshSkillDays(db: Executor, deltas: readonly SkillDelta[]) {
+  if (!deltas.length) return;
+  const emptied = await rowsOf<{ department_code: string; date: string; skill_code: string }>(
+    db,
+    sql`
+    with x as (
+      select * from jsonb_to_recordset(${jsonParam(deltas)}) as x(e text, d text, s text, p int, n int)
+    ),
+    g as (
+      select e.department_code, x.d::date as date, x.s as skill_code,
+        sum(x.p)::int as points_sum, sum(x.n)::int as scored
+      from x join employees e on e.employee_code = x.e
+      group by 1, 2, 3
+      having sum(x.p) <> 0 or sum(x.n) <> 0
+    ),
+    up as (
+      insert into performance_skill_days as k (department_code, date, skill_code, points_sum, scored)
+      select department_code, date, skill_code, points_sum, scored from g
+      -- The order the employee triggers write in too (migration 0011): no two wait in a cycle.
+      order by department_code, date, skill_code
+      on conflict (department_code, date, skill_code) do update
+        set points_sum = k.points_sum + excluded.points_sum, scored = k.scored + excluded.scored
+      returning k.department_code, k.date, k.skill_code, k.scored
+    )
+    select department_code, date::text as date, skill_code from up where scored = 0`,
+  );
+  if (!emptied.length) return;
+  await db.execute(sql`
+    delete from performance_skill_days k
+    using jsonb_to_recordset(${jsonParam(emptied)}) as x(department_code text, date text, skill_code text)
+    where k.department_code = x.department_code and k.date = x.date::date and k.skill_code = x.skill_code
+      and k.scored = 0`);
+}
+
+/** Every department's, date's and skill's sum and count of scores, from the scores alone. */
+async function rebuildSkillDays(db: Executor) {
+  await db.execute(sql`delete from performance_skill_days`);
+  await db.execute(sql`
+    insert into performance_skill_days (department_code, date, skill_code, points_sum, scored)
+    select e.department_code, p.date, ps.skill_code, sum(ps.points)::int, count(ps.points)::int
+    from performance_scores ps
+    join performances p on p.performance_code = ps.performance_code
+    join employees e on e.employee_code = p.employee_code
+    where ps.points is not null
+    group by 1, 2, 3
+    order by 2, 1, 3`);
+}
+
 /**
  * Recomputes every rollup from the scores alone. For loaders that write scores directly (demo
  * data, benchmark data) rather than through a save: run it once after loading. Rewriting every
@@ -179,7 +273,8 @@ export async function rebuildPerformanceRollups(db: Executor) {
     db,
     sql`select distinct employee_code, date_trunc('year', date)::date as year from performances`,
   );
+  await rebuildSkillDays(db);
   await db.execute(sql`cluster performances using performances_date`);
   await db.execute(sql`cluster performance_months using performance_months_month`);
-  await db.execute(sql`analyze performances, performance_months`);
+  await db.execute(sql`analyze performances, performance_months, performance_skill_days`);
 }

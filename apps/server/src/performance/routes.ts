@@ -19,12 +19,14 @@ import {
   performancesByEmployeeSchema,
 } from '@wfc/contract';
 import { getTableName, sql } from 'drizzle-orm';
+import type { z } from 'zod';
 import type { Executor } from '../db/client.ts';
 import { employees, performanceMonths, performanceScores, performances, skills } from '../db/schema/index.ts';
 import { badRequest, notFound } from '../http/envelope.ts';
 import { type ApiRoute, allOf, anyOf, defineRoute } from '../http/routes.ts';
 import { SAVE_BODY_LIMIT } from './batch.ts';
 import { csvStream } from './csv.ts';
+import { insightRoutes } from './insights.ts';
 import { datePage } from './page.ts';
 import {
   type BaseRow,
@@ -57,11 +59,14 @@ function sortFieldOf<T extends string>(query: ListQuery, allowed: readonly T[]):
 
 const dateOr = (date: string | undefined) => date ?? localIsoDate(new Date());
 
-function gridQuery(raw: Raw, date: string | undefined, paged: boolean): DateGridQuery {
+/** The grid's, the report's and the CSV's query, its date and department checked. */
+type DateQuery = z.output<typeof performanceDateQuerySchema>;
+
+function gridQuery(raw: DateQuery, paged: boolean): DateGridQuery {
   const query = normaliseListQuery(raw, PERFORMANCE_LIST_DEFAULTS);
   return {
-    date: dateOr(date),
-    filter: { kind: 'keyword', keyword: query.keyword },
+    date: dateOr(raw.date),
+    filter: { kind: 'keyword', keyword: query.keyword, departmentCode: raw.departmentCode },
     sortField: sortFieldOf(query, PERFORMANCE_SORT_FIELDS),
     sortValue: query.sortValue,
     ...(paged ? { page: { limit: query.limit, offset: (query.page - 1) * query.limit } } : {}),
@@ -69,11 +74,10 @@ function gridQuery(raw: Raw, date: string | undefined, paged: boolean): DateGrid
 }
 
 /** Every matching row, unpaged: the report and its CSV. */
-const reportOf = (db: Executor, raw: Raw, date: string | undefined) =>
-  datePage(db, gridQuery(raw, date, false));
+const reportOf = (db: Executor, raw: DateQuery) => datePage(db, gridQuery(raw, false));
 
-async function reportHandler(db: Executor, raw: Raw, date: string | undefined) {
-  const { rows } = await reportOf(db, raw, date);
+async function reportHandler(db: Executor, raw: DateQuery) {
+  const { rows } = await reportOf(db, raw);
   return { message: PERFORMANCE_MESSAGES.report, data: rows, total: rows.length };
 }
 
@@ -127,7 +131,7 @@ export const performanceRoutes: ApiRoute[] = [
     query: performanceDateQuerySchema,
     async handler(ctx) {
       const { cache, db } = ctx.services;
-      const q = gridQuery(ctx.query, ctx.query.date, true);
+      const q = gridQuery(ctx.query, true);
       const { rows, total } = await cache.get(['performances', q], PAGE_READS, () => datePage(db, q));
       return { message: PERFORMANCE_MESSAGES.listed, data: rows, total };
     },
@@ -240,7 +244,7 @@ export const performanceRoutes: ApiRoute[] = [
     tag: TAG,
     access: canView,
     query: performanceDateQuerySchema,
-    handler: (ctx) => reportHandler(ctx.services.db, ctx.query, ctx.query.date),
+    handler: (ctx) => reportHandler(ctx.services.db, ctx.query),
   }),
   defineRoute({
     method: 'POST',
@@ -251,7 +255,7 @@ export const performanceRoutes: ApiRoute[] = [
     tag: TAG,
     access: canView,
     body: performanceDateQuerySchema,
-    handler: (ctx) => reportHandler(ctx.services.db, ctx.body, ctx.body.date),
+    handler: (ctx) => reportHandler(ctx.services.db, ctx.body),
   }),
   defineRoute({
     method: 'GET',
@@ -263,7 +267,7 @@ export const performanceRoutes: ApiRoute[] = [
     produces: 'text/csv',
     async handler(ctx) {
       // The header and the rows come with one skill list, so their columns cannot disagree.
-      const { skills: columns, rows } = await reportOf(ctx.services.db, ctx.query, ctx.query.date);
+      const { skills: columns, rows } = await reportOf(ctx.services.db, ctx.query);
       await ctx.reply
         .header('Content-Type', 'text/csv; charset=utf-8')
         .header('Content-Disposition', `attachment; filename="${PERFORMANCE_CSV_FILENAME}"`)
@@ -272,4 +276,5 @@ export const performanceRoutes: ApiRoute[] = [
       return undefined;
     },
   }),
+  ...insightRoutes,
 ];

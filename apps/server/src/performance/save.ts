@@ -16,7 +16,13 @@ import {
   staleRows,
 } from './batch.ts';
 import { gridRows, listScores, listSkills, scoresByRow, withSkills } from './read.ts';
-import { type ChangedDay, refreshRollups } from './rollups.ts';
+import {
+  type ChangedDay,
+  refreshRollups,
+  refreshSkillDays,
+  type SkillDelta,
+  skillDeltas,
+} from './rollups.ts';
 import { jsonParam, rowsOf, textSet } from './sql.ts';
 
 export const PERFORMANCE_COLLECTION = 'performances';
@@ -163,6 +169,7 @@ async function saveCells(
   const clears: Omit<Cell, 'points'>[] = [];
   const changed: ChangedDay[] = [];
   const audits: AuditEntry[] = [];
+  const deltas: SkillDelta[] = [];
   for (const { row, saved: s } of rows) {
     const old = before.get(s.performanceCode) ?? new Map<string, number>();
     const change = rowChange(old, row.performancePerSkill);
@@ -175,6 +182,7 @@ async function saveCells(
       });
     for (const c of change.clears) clears.push({ code: s.performanceCode, skill: c });
     const { performanceCode, employeeCode, date } = s;
+    deltas.push(...skillDeltas({ employeeCode, date }, old, change.upserts, change.clears));
     changed.push({ performanceCode, employeeCode, date, bump: !s.created, ...scoreTotals(change.after) });
     const describe = (scores: ReadonlyMap<string, number>) => ({
       performanceCode,
@@ -213,7 +221,7 @@ async function saveCells(
       order by x.code, x.skill
       on conflict (performance_code, skill_code) do update set points = excluded.points`);
   }
-  return { changed, audits };
+  return { changed, audits, deltas };
 }
 
 /**
@@ -243,12 +251,15 @@ export async function savePerformances(
   });
   const changed: ChangedDay[] = [];
   const audits: AuditEntry[] = [];
+  const deltas: SkillDelta[] = [];
   for (let i = 0; i < pairs.length; i += CHUNK_ROWS) {
     const done = await saveCells(tx, pairs.slice(i, i + CHUNK_ROWS), skills, actor);
     changed.push(...done.changed);
     audits.push(...done.audits);
+    for (const d of done.deltas) deltas.push(d);
   }
   await refreshRollups(tx, changed);
+  await refreshSkillDays(tx, deltas);
   await recordAudits(tx, audits);
   return rows.map((row) => {
     const { performanceCode, employeeCode, date } = byKey.get(`${row.employeeCode}|${row.date}`) as SavedRow;

@@ -5,16 +5,20 @@ import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
 import TextField from '@mui/material/TextField';
 import { type FormEvent, useEffect, useState } from 'react';
+import { DepartmentSelect } from './DepartmentSelect';
 import { isIsoDate } from './query';
 
 interface Props {
   date: string;
   keyword: string;
+  departmentCode: string;
   onApply(date: string, keyword: string): void;
+  /** A department is applied as soon as it is chosen, like any selector. */
+  onDepartment(departmentCode: string): void;
 }
 
-/** The date (and employee filter) the grid shows; nothing changes until Apply. */
-export function FilterForm({ date, keyword, onApply }: Props) {
+/** The date, department and employee filter the grid shows; date and text change on Apply. */
+export function FilterForm({ date, keyword, departmentCode, onApply, onDepartment }: Props) {
   const [dateText, setDateText] = useState(date);
   const [keywordText, setKeywordText] = useState(keyword);
   // Back navigation or a link can change the query under the form.
@@ -44,6 +48,11 @@ export function FilterForm({ date, keyword, onApply }: Props) {
         helperText={valid ? undefined : 'Choose a date'}
         slotProps={{ inputLabel: { shrink: true } }}
         sx={{ flex: { xs: '1 1 100%', sm: '0 0 12rem' } }}
+      />
+      <DepartmentSelect
+        value={departmentCode}
+        onChange={onDepartment}
+        sx={{ flex: { xs: '1 1 100%', sm: '0 0 14rem' } }}
       />
       <TextField
         size="small"

@@ -1,7 +1,13 @@
+import InsightsIcon from '@mui/icons-material/InsightsOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import FormControlLabel from '@mui/material/FormControlLabel';
 import Paper from '@mui/material/Paper';
-import { PERFORMANCE_MESSAGES } from '@wfc/contract';
+import Switch from '@mui/material/Switch';
+import { FUTURE_SCORE_MESSAGE, PERFORMANCE_MESSAGES } from '@wfc/contract';
+import { useState } from 'react';
+import { Link as RouterLink } from 'react-router';
 import { errorMessage } from '../api/client';
 import { useCan, useUnsavedInput } from '../auth/auth';
 import { DiscardDialog } from '../ui/DiscardDialog';
@@ -17,7 +23,7 @@ import { firstConflict, unresolvedMessage } from './merge';
 import { useExportCsv, useSavePerformances } from './mutations';
 import { PerformanceActions } from './PerformanceActions';
 import { PerformanceTable } from './PerformanceTable';
-import { toggleSort, withFilter } from './query';
+import { isFutureDate, toggleSort, withDepartment, withFilter } from './query';
 import { StaleAlert } from './StaleAlert';
 import { useCellHandlers } from './useCellHandlers';
 import { useGridDraft } from './useGridDraft';
@@ -30,8 +36,10 @@ const longDate = (iso: string) =>
 
 /** The Performance Snapshot: a date's scores per employee and skill, editable in place. */
 export default function PerformancePage() {
-  const { query, setQuery, queryString, grid, rows, total } = usePerformanceQuery();
-  const canEdit = useCan()('CREATE_PERFORMANCE', 'UPDATE_PERFORMANCE');
+  const { query, setQuery, queryString, grid, rows, total, today } = usePerformanceQuery();
+  const future = isFutureDate(query.date, today);
+  const canEdit = useCan()('CREATE_PERFORMANCE', 'UPDATE_PERFORMANCE') && !future;
+  const [heatMap, setHeatMap] = useState(false);
   const { state, dispatch, pending, dirty } = useGridDraft(rows, queryString);
   const { handlers, focusFirstCell, focusCell } = useCellHandlers(rows, dispatch);
   const blocker = useUnsavedChangesGuard(dirty);
@@ -59,26 +67,36 @@ export default function PerformancePage() {
         title="Performance Snapshot"
         subtitle={`Scores for ${longDate(query.date)}`}
         actions={
-          <PerformanceActions
-            editing={state.editing}
-            canEdit={canEdit}
-            hasRows={rows.length > 0}
-            dirty={dirty}
-            saving={save.isPending}
-            exporting={exportCsv.isPending}
-            onEdit={() => {
-              dispatch({ type: 'edit' });
-              focusFirstCell();
-            }}
-            onSave={() => {
-              if (!dirty || save.isPending) return;
-              // Someone else's value would be overwritten without the user having chosen it.
-              if (state.conflicts.size > 0) notify.error(unresolvedMessage(state.conflicts.size));
-              else save.mutate(pending);
-            }}
-            onCancel={() => dispatch({ type: dirty ? 'askCancel' : 'stop' })}
-            onExport={() => exportCsv.mutate(query)}
-          />
+          <>
+            <Button
+              component={RouterLink}
+              to="/performance-snapshot/overview"
+              variant="outlined"
+              startIcon={<InsightsIcon />}
+            >
+              Overview
+            </Button>
+            <PerformanceActions
+              editing={state.editing}
+              canEdit={canEdit}
+              hasRows={rows.length > 0}
+              dirty={dirty}
+              saving={save.isPending}
+              exporting={exportCsv.isPending}
+              onEdit={() => {
+                dispatch({ type: 'edit' });
+                focusFirstCell();
+              }}
+              onSave={() => {
+                if (!dirty || save.isPending) return;
+                // Someone else's value would be overwritten without the user having chosen it.
+                if (state.conflicts.size > 0) notify.error(unresolvedMessage(state.conflicts.size));
+                else save.mutate(pending);
+              }}
+              onCancel={() => dispatch({ type: dirty ? 'askCancel' : 'stop' })}
+              onExport={() => exportCsv.mutate(query)}
+            />
+          </>
         }
       />
       {state.stale && (
@@ -93,13 +111,37 @@ export default function PerformancePage() {
         />
       )}
       <Paper variant="outlined" sx={{ position: 'relative', overflow: 'hidden' }}>
-        <Box sx={{ p: 2, borderBottom: 1, borderColor: 'divider' }}>
+        <Box
+          sx={{
+            p: 2,
+            borderBottom: 1,
+            borderColor: 'divider',
+            display: 'flex',
+            flexWrap: 'wrap',
+            gap: 1.5,
+            alignItems: 'flex-start',
+            justifyContent: 'space-between',
+          }}
+        >
           <FilterForm
             date={query.date}
             keyword={query.keyword}
+            departmentCode={query.departmentCode}
             onApply={(date, keyword) => setQuery(withFilter(query, date, keyword))}
+            onDepartment={(code) => setQuery(withDepartment(query, code))}
+          />
+          <FormControlLabel
+            control={<Switch checked={heatMap} onChange={(e) => setHeatMap(e.target.checked)} />}
+            label="Heat map"
+            disabled={state.editing}
+            sx={{ mr: 0, minHeight: 40 }}
           />
         </Box>
+        {future && (
+          <Alert severity="info" sx={{ borderRadius: 0 }}>
+            {FUTURE_SCORE_MESSAGE}: this date can be read but not edited.
+          </Alert>
+        )}
         {state.editing && <EditingBar changedCount={pending.length} />}
         <PerformanceTable
           rows={rows}
@@ -112,6 +154,7 @@ export default function PerformancePage() {
           conflicts={state.conflicts}
           flash={state.flash}
           handlers={handlers}
+          heatMap={heatMap && !state.editing}
           onSort={(field) => setQuery(toggleSort(query, field))}
           onResolve={(employeeCode, skillCode, choice) =>
             dispatch({ type: 'resolve', employeeCode, skillCode, choice })

@@ -1,5 +1,6 @@
 import SwipeIcon from '@mui/icons-material/SwipeOutlined';
 import Box from '@mui/material/Box';
+import Link from '@mui/material/Link';
 import { alpha, type Theme } from '@mui/material/styles';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -18,15 +19,24 @@ import {
   type PerformanceSortField,
 } from '@wfc/contract';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { Link as RouterLink } from 'react-router';
 import { visuallyHidden } from '../ui/paging';
 import { ConflictChoice } from './ConflictChoice';
-import { cellKey, cellText, type Drafts, isCellChanged } from './grid';
+import { cellKey, cellText, type Drafts, draftDaily, heatColours, isCellChanged, isRowChanged } from './grid';
 import type { Conflicts } from './merge';
 import type { GridQuery } from './query';
 import { ScoreCell, type ScoreCellHandlers } from './ScoreCell';
 
-/** No column of the grid is narrower than this. */
-const COLUMN_WIDTH = '10rem';
+/*
+ * Column widths: the frozen columns' are fixed, so that their offsets are exact, and headers
+ * wrap onto two lines rather than widen a column; with these a 1440 px screen shows about eight
+ * skills beside the frozen columns.
+ */
+const ID_WIDTH = '6rem';
+const NAME_WIDTH = '10rem';
+const NAME_WIDTH_PHONE = '8.5rem';
+const SKILL_WIDTH = '6.25rem';
+const AVERAGE_WIDTH = '6.25rem';
 export const EMPTY_TABLE_TEXT = 'No data added yet (or) No data matching the current filter';
 
 interface Props {
@@ -42,30 +52,37 @@ interface Props {
   /** The cell (employeeCode|skillCode) whose entry was just reverted. */
   flash: string | null;
   handlers: ScoreCellHandlers;
+  /** Score cells coloured by value (read-only grid). */
+  heatMap: boolean;
   onSort(field: PerformanceSortField): void;
   onResolve(employeeCode: string, skillCode: string, choice: 'theirs' | 'mine'): void;
 }
 
 const t = PERFORMANCE_COLUMN_TITLES;
 
+/** Width, min and max alike: a table cell otherwise grows to its content. */
+const fixedWidth = (width: string | { xs: string; sm: string }) =>
+  ({ width, minWidth: width, maxWidth: width }) as const;
+
 /*
- * Frozen panes: from the sm breakpoint the name stays in view while the skills scroll past it,
- * and from lg the three averages stay in view on the right. On a phone everything scrolls, or
- * the frozen columns would leave no room for the scores.
+ * Frozen panes: the name stays in view while the skills scroll past it (narrower on a phone, so
+ * three scores still fit beside it), and from lg the three averages stay in view on the right.
+ * The scroll box keeps the same room free when it scrolls a focused cell into view
+ * (scroll-padding), so the cell is never scrolled under the frozen name.
  */
 const stickyName = {
-  position: { sm: 'sticky' },
-  // Offsets are responsive too: the sticky header cells would otherwise pin on a phone.
-  left: { sm: 0 },
-  boxShadow: { sm: 'inset -1px 0 0 rgba(0, 0, 0, 0.12)' },
+  position: 'sticky',
+  left: 0,
+  ...fixedWidth({ xs: NAME_WIDTH_PHONE, sm: NAME_WIDTH }),
+  boxShadow: 'inset -1px 0 0 rgba(0, 0, 0, 0.12)',
 } as const;
-const AVERAGE_OFFSETS = ['20rem', COLUMN_WIDTH, 0] as const;
+const AVERAGE_OFFSETS = [`calc(2 * ${AVERAGE_WIDTH})`, AVERAGE_WIDTH, 0] as const;
 const stickyAverage = (i: number) =>
   ({
     position: { lg: 'sticky' },
     right: { lg: AVERAGE_OFFSETS[i] },
-    width: COLUMN_WIDTH,
-    maxWidth: COLUMN_WIDTH,
+    ...fixedWidth(AVERAGE_WIDTH),
+    px: 1,
     ...(i === 0 ? { boxShadow: { lg: 'inset 1px 0 0 rgba(0, 0, 0, 0.12)' } } : {}),
   }) as const;
 /** Above frozen body cells, and frozen header cells above both. */
@@ -141,6 +158,7 @@ export function PerformanceTable({
   conflicts,
   flash,
   handlers,
+  heatMap,
   onSort,
   onResolve,
 }: Props) {
@@ -166,7 +184,15 @@ export function PerformanceTable({
           Scroll sideways to see every column.
         </Typography>
       )}
-      <TableContainer ref={ref} sx={{ overflowX: 'auto', maxHeight: { md: '70vh' } }}>
+      <TableContainer
+        ref={ref}
+        sx={{
+          overflowX: 'auto',
+          maxHeight: { md: '70vh' },
+          scrollPaddingLeft: { xs: NAME_WIDTH_PHONE, sm: NAME_WIDTH },
+          scrollPaddingRight: { lg: `calc(3 * ${AVERAGE_WIDTH})` },
+        }}
+      >
         <Table
           size="small"
           stickyHeader
@@ -175,7 +201,7 @@ export function PerformanceTable({
         >
           <TableHead>
             <TableRow>
-              <SortHeader field="employeeId" query={query} onSort={onSort}>
+              <SortHeader field="employeeId" query={query} onSort={onSort} sx={fixedWidth(ID_WIDTH)}>
                 {t.employeeId}
               </SortHeader>
               <SortHeader
@@ -187,7 +213,7 @@ export function PerformanceTable({
                 {t.employeeName}
               </SortHeader>
               {skills.map((s) => (
-                <TableCell key={s.skillCode} align="center" sx={headSx}>
+                <TableCell key={s.skillCode} align="center" sx={{ ...headSx, ...skillHeadSx }}>
                   {s.title}
                 </TableCell>
               ))}
@@ -214,15 +240,23 @@ export function PerformanceTable({
             ) : (
               rows.map((row, r) => (
                 <TableRow key={row.employeeCode} hover={!editing}>
-                  <TableCell sx={{ ...bodySx, fontVariantNumeric: 'tabular-nums' }}>
+                  <TableCell sx={{ ...bodySx, ...fixedWidth(ID_WIDTH), fontVariantNumeric: 'tabular-nums' }}>
                     {row.employeeId}
                   </TableCell>
                   <TableCell
                     component="th"
                     scope="row"
-                    sx={{ ...bodySx, ...stickyName, zIndex: Z_FROZEN_BODY, fontWeight: 600 }}
+                    title={row.employeeName}
+                    sx={{ ...bodySx, ...stickyName, ...nameSx, zIndex: Z_FROZEN_BODY }}
                   >
-                    {row.employeeName}
+                    <Link
+                      component={RouterLink}
+                      to={`/performance-snapshot/employees/${encodeURIComponent(row.employeeCode)}`}
+                      color="inherit"
+                      underline="hover"
+                    >
+                      {row.employeeName}
+                    </Link>
                   </TableCell>
                   {row.skills.map((skill, c) => {
                     const key = cellKey(row.employeeCode, skill.skillCode);
@@ -231,8 +265,13 @@ export function PerformanceTable({
                     const label = `${skill.title} score for ${row.employeeName}`;
                     const conflictId = conflict ? `score-conflict-${r}-${c}` : undefined;
                     if (!editing) {
+                      const heat = heatMap && skill.score !== null ? heatColours(skill.score) : undefined;
                       return (
-                        <TableCell key={skill.skillCode} align="center" sx={scoreSx}>
+                        <TableCell
+                          key={skill.skillCode}
+                          align="center"
+                          sx={{ ...scoreSx, ...(heat ? { bgcolor: heat.bg, color: heat.fg } : {}) }}
+                        >
                           {skill.score === null ? <Empty /> : skill.score}
                         </TableCell>
                       );
@@ -276,7 +315,9 @@ export function PerformanceTable({
                     );
                   })}
                   {AVERAGES.map((a, i) => {
-                    const value = row.total[a.field];
+                    // While editing, the daily average follows the typed scores at once.
+                    const unsaved = a.field === 'daily' && editing && isRowChanged(drafts, row);
+                    const value = unsaved ? draftDaily(drafts, row) : row.total[a.field];
                     return (
                       <TableCell
                         key={a.field}
@@ -284,6 +325,7 @@ export function PerformanceTable({
                         sx={{ ...averageSx, ...stickyAverage(i), zIndex: Z_FROZEN_BODY }}
                       >
                         {value === null ? <Empty /> : formatAverage(value)}
+                        {unsaved && <UnsavedMark />}
                       </TableCell>
                     );
                   })}
@@ -304,21 +346,38 @@ const AVERAGES = [
 ] as const;
 
 const headSx = {
-  minWidth: COLUMN_WIDTH,
   fontWeight: 600,
-  whiteSpace: 'nowrap',
+  fontSize: '0.8125rem',
+  // Nothing in a header may stick out of its column: the scroll width would grow past the last
+  // column and leave an empty strip after it when scrolled fully right.
+  overflow: 'hidden',
+  lineHeight: 1.3,
+  verticalAlign: 'bottom',
   bgcolor: 'grey.50',
   borderBottom: 1,
   borderColor: 'divider',
 } as const;
 
 const bodySx = {
-  minWidth: COLUMN_WIDTH,
   bgcolor: 'background.paper',
   overflowWrap: 'anywhere',
 } as const;
 
-const scoreSx = { minWidth: COLUMN_WIDTH, fontVariantNumeric: 'tabular-nums' } as const;
+/** One line per name: a long one ends in an ellipsis and shows whole on hover and on its page. */
+const nameSx = {
+  fontWeight: 600,
+  whiteSpace: 'nowrap',
+  overflow: 'hidden',
+  textOverflow: 'ellipsis',
+} as const;
+
+const scoreSx = { minWidth: SKILL_WIDTH, px: 1, fontVariantNumeric: 'tabular-nums' } as const;
+
+/**
+ * Skill columns are at least SKILL_WIDTH and grow to their title's longest word (a title wraps
+ * between words only): nothing is frozen after them, so their widths need not be known.
+ */
+const skillHeadSx = { minWidth: SKILL_WIDTH, px: 1, overflowWrap: 'normal' } as const;
 
 /** A cell both users changed: tinted and edged so it stands out in a page of inputs. */
 const conflictSx = {
@@ -326,9 +385,24 @@ const conflictSx = {
 } as const;
 
 const averageSx = {
-  minWidth: COLUMN_WIDTH,
   fontVariantNumeric: 'tabular-nums',
   fontWeight: 600,
   // Opaque, so the skills scrolling underneath the frozen averages do not show through.
   bgcolor: '#f5faf7',
 } as const;
+
+/** Marks a daily average computed from scores not saved yet. */
+function UnsavedMark() {
+  return (
+    <Tooltip title="Not saved yet">
+      <Box component="span" sx={{ ml: 0.5, color: 'warning.dark' }}>
+        <Box component="span" aria-hidden>
+          *
+        </Box>
+        <Box component="span" sx={visuallyHidden}>
+          (not saved yet)
+        </Box>
+      </Box>
+    </Tooltip>
+  );
+}

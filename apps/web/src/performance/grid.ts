@@ -175,3 +175,42 @@ export const pasteSummary = (written: number, rejected: number) =>
   (rejected
     ? `; ${plural(rejected, 'value was', 'values were')} not a score from 0 to 10 and left as before.`
     : '.');
+
+/**
+ * A row's daily average as its cells now read, drafts included, rounded as the server rounds
+ * (two decimals, half away from zero); null when nothing is scored. Shown while editing, before
+ * the save that makes it the saved one.
+ */
+export function draftDaily(drafts: Drafts, row: PerformanceRow): number | null {
+  let sum = 0;
+  let scored = 0;
+  row.skills.forEach((_, col) => {
+    const score = parseScore(cellText(drafts, row, col));
+    if (score === null || score === undefined) return;
+    sum += score;
+    scored += 1;
+  });
+  // Whole numbers: sum * 100 / scored is exact whenever it lies on a half, so Math.round is exact.
+  return scored ? Math.round((sum * 100) / scored) / 100 : null;
+}
+
+/** Sequential light-to-dark blues (ColorBrewer Blues): told apart by lightness, so by everyone. */
+const HEAT_SCALE = [
+  '#f7fbff',
+  '#e3eef9',
+  '#cfe1f2',
+  '#b5d4e9',
+  '#93c3df',
+  '#6daed5',
+  '#4b97c9',
+  '#2f7ebc',
+  '#1864aa',
+  '#0a4a90',
+  '#08306b',
+] as const;
+
+/** A score's heat-map colours: its background on the scale, and text that stays readable on it. */
+export function heatColours(score: number): { bg: string; fg: string } {
+  const step = Math.max(0, Math.min(TOTAL_POINTS, Math.round(score)));
+  return { bg: HEAT_SCALE[step] ?? HEAT_SCALE[0], fg: step >= 6 ? '#ffffff' : '#1a1a1a' };
+}

@@ -8,6 +8,8 @@ import {
 /** The grid's query lives in the URL, so a reload or a shared link shows the same date and page. */
 export interface GridQuery extends PageQuery {
   date: string;
+  /** '' for every department. */
+  departmentCode: string;
   sortField: PerformanceSortField;
 }
 
@@ -26,6 +28,7 @@ export const isIsoDate = (s: string) => {
 /** The grid's defaults: name ascending, 10 rows, page 1, and today when no date is given. */
 export const defaultGridQuery = (today: string): GridQuery => ({
   date: today,
+  departmentCode: '',
   keyword: '',
   sortField: 'name',
   sortValue: 'asc',
@@ -41,6 +44,7 @@ export function readGridQuery(params: URLSearchParams, today: string): GridQuery
   const limit = Number.parseInt(params.get('limit') ?? '', 10);
   return {
     date: isIsoDate(date) ? date : d.date,
+    departmentCode: params.get('departmentCode') ?? '',
     keyword: params.get('keyword') ?? '',
     sortField: sortField ?? d.sortField,
     sortValue:
@@ -54,7 +58,15 @@ export function readGridQuery(params: URLSearchParams, today: string): GridQuery
 export function writeGridQuery(query: GridQuery, today: string): URLSearchParams {
   const d = defaultGridQuery(today);
   const params = new URLSearchParams();
-  for (const key of ['date', 'keyword', 'sortField', 'sortValue', 'page', 'limit'] as const) {
+  for (const key of [
+    'date',
+    'departmentCode',
+    'keyword',
+    'sortField',
+    'sortValue',
+    'page',
+    'limit',
+  ] as const) {
     if (query[key] !== d[key]) params.set(key, String(query[key]));
   }
   return params;
@@ -73,3 +85,13 @@ export const withFilter = (query: GridQuery, date: string, keyword: string): Gri
   keyword: keyword.trim(),
   page: 1,
 });
+
+/** Another department starts again from the first page. */
+export const withDepartment = (query: GridQuery, departmentCode: string): GridQuery => ({
+  ...query,
+  departmentCode,
+  page: 1,
+});
+
+/** Scores are recorded up to today: a later date's grid can be read but not edited. */
+export const isFutureDate = (date: string, today: string) => date > today;

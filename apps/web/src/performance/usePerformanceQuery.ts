@@ -17,7 +17,11 @@ export function usePerformanceQuery() {
   const query = readGridQuery(params, today);
   const grid = useQuery({
     queryKey: queryKeys.performance.grid(query),
-    queryFn: () => api.get<PerformanceRow[]>(PERFORMANCE_ENDPOINTS.list, { ...query }),
+    queryFn: () =>
+      api.get<PerformanceRow[]>(PERFORMANCE_ENDPOINTS.list, {
+        ...query,
+        departmentCode: query.departmentCode || undefined,
+      }),
     placeholderData: keepPreviousData,
   });
   const rows = useMemo(() => grid.data?.data ?? [], [grid.data]);
@@ -38,5 +42,7 @@ export function usePerformanceQuery() {
     grid,
     rows,
     total,
+    /** The browser's today: later dates are read-only. */
+    today,
   };
 }

@@ -17,6 +17,7 @@ describe('the grid query in the URL', () => {
     expect(readGridQuery(new URLSearchParams(), TODAY)).toEqual(defaultGridQuery(TODAY));
     expect(defaultGridQuery(TODAY)).toEqual({
       date: TODAY,
+      departmentCode: '',
       keyword: '',
       sortField: 'name',
       sortValue: 'asc',
@@ -33,11 +34,14 @@ describe('the grid query in the URL', () => {
     expect(q).toEqual({ ...defaultGridQuery(TODAY), keyword: 'ann' });
     expect(
       readGridQuery(
-        new URLSearchParams('date=2024-02-29&sortField=yearly&sortValue=desc&page=3&limit=30'),
+        new URLSearchParams(
+          'date=2024-02-29&sortField=yearly&sortValue=desc&page=3&limit=30&departmentCode=D1',
+        ),
         TODAY,
       ),
     ).toEqual({
       date: '2024-02-29',
+      departmentCode: 'D1',
       keyword: '',
       sortField: 'yearly',
       sortValue: 'desc',

@@ -11,7 +11,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { createdAt, id, updatedAt, version } from './columns.ts';
 import { employees } from './people.ts';
-import { skills } from './reference.ts';
+import { departments, skills } from './reference.ts';
 
 /*
  * Averages are means of means of small integers (1/3, 1/7, ...). Keeping 30 decimals lets the
@@ -89,5 +89,34 @@ export const performanceMonths = pgTable(
     primaryKey({ columns: [t.employeeCode, t.month] }),
     // A date's grid reads the whole previous month at once.
     index('performance_months_month').on(t.month),
+  ],
+);
+
+/**
+ * Per department, date and skill: the sum and number of the scores its employees were given that
+ * day (cells without points do not count). A date's skill averages over a month or a year, for
+ * every department or one, then read at most 366 x skills rows per department instead of every
+ * score. Kept in step in the same transaction as what moves it: a save (its changed cells'
+ * deltas, performance/save.ts), the rollup rebuild (performance/rollups.ts), and triggers on
+ * `employees` for a change of department and a deletion (migration 0011). A row whose count
+ * falls to 0 is deleted, so a department or skill with no scores has none.
+ */
+export const performanceSkillDays = pgTable(
+  'performance_skill_days',
+  {
+    departmentCode: text('department_code')
+      .notNull()
+      .references(() => departments.departmentCode, { onDelete: 'cascade' }),
+    date: date('date', { mode: 'string' }).notNull(),
+    skillCode: text('skill_code')
+      .notNull()
+      .references(() => skills.skillCode, { onDelete: 'cascade' }),
+    pointsSum: integer('points_sum').notNull(),
+    scored: integer('scored').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.departmentCode, t.date, t.skillCode] }),
+    // Every department's skills over a range of dates.
+    index('performance_skill_days_date').on(t.date),
   ],
 );

@@ -1,7 +1,13 @@
 import type { PerformanceRow } from '@wfc/contract';
 import { asc, count } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { audits, performanceMonths, performanceScores, performances } from '../../../src/db/schema/index.ts';
+import {
+  audits,
+  performanceMonths,
+  performanceScores,
+  performanceSkillDays,
+  performances,
+} from '../../../src/db/schema/index.ts';
 import { sharedTestApp } from '../../support/app.ts';
 import { type Cells, grid, makeDepartment, makeEmployee, makeSkill, rowOf, submission } from './support.ts';
 
@@ -70,6 +76,14 @@ async function fingerprint() {
       .select()
       .from(performanceMonths)
       .orderBy(asc(performanceMonths.employeeCode), asc(performanceMonths.month)),
+    skillDays: await db
+      .select()
+      .from(performanceSkillDays)
+      .orderBy(
+        asc(performanceSkillDays.departmentCode),
+        asc(performanceSkillDays.date),
+        asc(performanceSkillDays.skillCode),
+      ),
     audits: (await db.select({ n: count() }).from(audits))[0]!.n,
   };
 }

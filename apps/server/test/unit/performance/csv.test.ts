@@ -1,6 +1,7 @@
 import type { PerformanceRow } from '@wfc/contract';
 import { describe, expect, it } from 'vitest';
-import { csvHeader, csvLine, csvRecord, csvStream, inertText } from '../../../src/performance/csv.ts';
+import { csvLine, inertText } from '../../../src/http/csv.ts';
+import { csvHeader, csvRecord, csvStream } from '../../../src/performance/csv.ts';
 
 const skills = [
   { skillCode: 'S1', title: 'Accuracy' },

@@ -1,0 +1,147 @@
+import {
+  DISTRIBUTION_BUCKETS,
+  localIsoDate,
+  monthsOf,
+  PERFORMANCE_INSIGHT_ENDPOINTS,
+  PERFORMANCE_INSIGHT_MESSAGES,
+  PERFORMANCE_MESSAGES,
+  type PerformanceDepartment,
+  type PerformanceOverview,
+  type PerformanceTrend,
+  performanceDepartmentData,
+  performanceOverviewData,
+  performanceOverviewQuerySchema,
+  performanceTrendData,
+  performanceTrendSchema,
+  type TrendRange,
+  trendRange,
+} from '@wfc/contract';
+import { getTableName, sql } from 'drizzle-orm';
+import {
+  departments,
+  employees,
+  performanceMonths,
+  performanceScores,
+  performanceSkillDays,
+  performances,
+  skills,
+} from '../db/schema/index.ts';
+import { badRequest, notFound } from '../http/envelope.ts';
+import { type ApiRoute, anyOf, defineRoute } from '../http/routes.ts';
+import {
+  type OverviewDocument,
+  overviewDocument,
+  type TrendDocument,
+  trendDocument,
+} from './insights-sql.ts';
+import { rowsOf } from './sql.ts';
+
+const TAG = 'Performances';
+const canView = anyOf('VIEW_PERFORMANCES');
+
+/**
+ * Every table a trend or an overview reads: an answer is kept (`services.cache`) until one of them
+ * changes, so a chart opened again, or by several people, costs no SQL until the next save.
+ */
+const TREND_READS = [performances, performanceScores, employees, skills, departments].map((t) =>
+  getTableName(t),
+);
+const OVERVIEW_READS = [
+  performances,
+  performanceMonths,
+  performanceSkillDays,
+  employees,
+  skills,
+  departments,
+].map((t) => getTableName(t));
+
+/** Pure: every month of the range, those without a scored day with a null average, so a chart has no gaps to guess. */
+export function fillMonths(range: TrendRange, months: TrendDocument['months']): PerformanceTrend['months'] {
+  const known = new Map(months.map((m) => [m.month, m.average]));
+  return monthsOf(range).map((month) => ({ month, average: known.get(month) ?? null }));
+}
+
+/** Pure: the ten buckets in order, empty ones counted as 0. */
+export function fillBuckets(buckets: OverviewDocument['buckets']): PerformanceOverview['distribution'] {
+  const counts = new Map(buckets);
+  return DISTRIBUTION_BUCKETS.map((bucket, i) => ({ bucket, count: counts.get(i) ?? 0 }));
+}
+
+export const insightRoutes: ApiRoute[] = [
+  defineRoute({
+    method: 'POST',
+    path: PERFORMANCE_INSIGHT_ENDPOINTS.trend,
+    changes: false,
+    summary:
+      "One employee's daily averages, monthly averages and skill averages over a range of at most 366 days (default: the last 90)",
+    tag: TAG,
+    access: canView,
+    body: performanceTrendSchema,
+    response: performanceTrendData,
+    answers: { 404: 'No employee has this code' },
+    async handler(ctx) {
+      const { employeeCode, from, to } = ctx.body;
+      const range = trendRange({ from, to }, localIsoDate(new Date()));
+      if ('message' in range) throw badRequest('Invalid input', [range]);
+      const { cache, db } = ctx.services;
+      const doc = await cache.get(['performance-trend', employeeCode, range], TREND_READS, () =>
+        trendDocument(db, employeeCode, range),
+      );
+      if (!doc.employee) throw notFound(PERFORMANCE_MESSAGES.employeeNotFound);
+      const data: PerformanceTrend = {
+        ...range,
+        employee: doc.employee,
+        days: doc.days,
+        months: fillMonths(range, doc.months),
+        skills: doc.skills,
+      };
+      return { message: PERFORMANCE_INSIGHT_MESSAGES.trend, data };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: PERFORMANCE_INSIGHT_ENDPOINTS.overview,
+    summary:
+      "A date's skill averages (month and year up to the date), department averages and the distribution of the employees' yearly averages",
+    tag: TAG,
+    access: canView,
+    query: performanceOverviewQuerySchema,
+    response: performanceOverviewData,
+    async handler(ctx) {
+      const date = ctx.query.date ?? localIsoDate(new Date());
+      const departmentCode = ctx.query.departmentCode ?? null;
+      const { cache, db } = ctx.services;
+      const doc = await cache.get(['performance-overview', date, departmentCode], OVERVIEW_READS, () =>
+        overviewDocument(db, date, ctx.query.departmentCode),
+      );
+      const data: PerformanceOverview = {
+        date,
+        departmentCode,
+        skills: doc.skills,
+        departments: doc.departments,
+        distribution: fillBuckets(doc.buckets),
+      };
+      return { message: PERFORMANCE_INSIGHT_MESSAGES.overview, data };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: PERFORMANCE_INSIGHT_ENDPOINTS.departments,
+    summary: "Every department's code and name, for the Performance Snapshot's department filters",
+    tag: TAG,
+    access: canView,
+    response: performanceDepartmentData,
+    listed: true,
+    async handler(ctx) {
+      const { cache, db } = ctx.services;
+      // Kept until a department changes: every screen of the snapshot asks for them.
+      const data = await cache.get(['performance-departments'], [getTableName(departments)], () =>
+        rowsOf<PerformanceDepartment>(
+          db,
+          sql`select department_code as "departmentCode", name from departments order by lower(name), id`,
+        ),
+      );
+      return { message: PERFORMANCE_INSIGHT_MESSAGES.departments, data, total: data.length };
+    },
+  }),
+];

@@ -1,0 +1,223 @@
+import type { PerformanceOverview } from '@wfc/contract';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rebuildPerformanceRollups } from '../../../src/performance/rollups.ts';
+import { rows } from '../../../src/seed/sql.ts';
+import { createTestApp, type TestApp } from '../../support/app.ts';
+import { makeDepartment, makeEmployee, makeSkill, save, submission } from './support.ts';
+
+/*
+ * The overview's skill averages come from `performance_skill_days`, a rollup per department, date
+ * and skill. After every kind of write, the rollup must equal the sums of the scores themselves,
+ * and the overview's skill averages the means computed directly from the scores.
+ */
+
+let t: TestApp;
+let admin: string;
+let ops: string;
+let sales: string;
+let alpha: string;
+let bravo: string;
+let charlie: string;
+let ann: string;
+let bob: string;
+let cy: string;
+
+const DATES = ['2024-01-31', '2024-02-01', '2024-02-15', '2024-03-10', '2025-01-02'];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.login();
+  ops = await makeDepartment(t, admin, 'Operations');
+  sales = await makeDepartment(t, admin, 'Sales');
+  alpha = await makeSkill(t, admin, 'Alpha');
+  bravo = await makeSkill(t, admin, 'Bravo');
+  charlie = await makeSkill(t, admin, 'Charlie');
+  ann = await makeEmployee(t, admin, ops, 'SKD-1', 'Ann Lee');
+  bob = await makeEmployee(t, admin, ops, 'SKD-2', 'Bob Stone');
+  cy = await makeEmployee(t, admin, sales, 'SKD-3', 'Cy Young');
+});
+afterAll(() => t.close());
+
+interface SkillDayRow {
+  department_code: string;
+  date: string;
+  skill_code: string;
+  points_sum: number;
+  scored: number;
+}
+
+/** The rollup as stored, and as computed from the scores: they must be the same rows. */
+async function expectRollupExact() {
+  const stored = await rows<SkillDayRow>(
+    t.handle.db,
+    sql`select department_code, date::text as date, skill_code, points_sum, scored
+        from performance_skill_days order by 1, 2, 3`,
+  );
+  const direct = await rows<SkillDayRow>(
+    t.handle.db,
+    sql`select e.department_code, p.date::text as date, ps.skill_code,
+          sum(ps.points)::int as points_sum, count(ps.points)::int as scored
+        from performance_scores ps
+        join performances p on p.performance_code = ps.performance_code
+        join employees e on e.employee_code = p.employee_code
+        where ps.points is not null
+        group by 1, 2, 3 order by 1, 2, 3`,
+  );
+  expect(stored).toEqual(direct);
+}
+
+/** Each skill's monthly and yearly mean up to the date, straight from the scores, rounded as the server rounds. */
+async function directSkills(date: string, departmentCode?: string) {
+  const month = `${date.slice(0, 7)}-01`;
+  const year = `${date.slice(0, 4)}-01-01`;
+  const mean = (s: string, n: string) =>
+    sql.raw(`case when ${n} > 0 then round(round(${s}::numeric / ${n}, 20), 2)::float8 end`);
+  return rows<{ skillCode: string; title: string; monthly: number | null; yearly: number | null }>(
+    t.handle.db,
+    sql`select k.skill_code as "skillCode", k.title, ${mean('s.month_sum', 's.month_n')} as monthly,
+          ${mean('s.year_sum', 's.year_n')} as yearly
+        from skills k left join (
+          select ps.skill_code,
+            sum(ps.points) filter (where p.date >= ${month}::date) as month_sum,
+            count(ps.points) filter (where p.date >= ${month}::date) as month_n,
+            sum(ps.points) as year_sum, count(ps.points) as year_n
+          from performance_scores ps
+          join performances p on p.performance_code = ps.performance_code
+          join employees e on e.employee_code = p.employee_code
+          where p.date >= ${year}::date and p.date <= ${date}::date
+            ${departmentCode ? sql`and e.department_code = ${departmentCode}` : sql``}
+          group by ps.skill_code
+        ) s on s.skill_code = k.skill_code
+        order by lower(k.title), k.id`,
+  );
+}
+
+async function overviewSkills(date: string, departmentCode?: string) {
+  const res = await t.get('GetPerformanceOverview', admin, {
+    date,
+    ...(departmentCode ? { departmentCode } : {}),
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return (res.json().data as PerformanceOverview).skills;
+}
+
+/** The rollup, and the overview's skill averages on every date for everyone and each department. */
+async function expectExact() {
+  await expectRollupExact();
+  for (const date of DATES) {
+    for (const department of [undefined, ops, sales]) {
+      expect(await overviewSkills(date, department), `${date} ${department ?? 'all'}`).toEqual(
+        await directSkills(date, department),
+      );
+    }
+  }
+}
+
+describe('performance_skill_days stays exact', () => {
+  it('after saves that create rows across months and years', async () => {
+    await save(t, admin, [
+      submission(ann, '2024-01-31', { [alpha]: 4, [bravo]: 7 }),
+      submission(ann, '2024-02-01', { [alpha]: 9, [bravo]: 2, [charlie]: 5 }),
+      submission(bob, '2024-02-01', { [alpha]: 3, [charlie]: '' }),
+      submission(bob, '2024-02-15', { [alpha]: 10, [bravo]: 1 }),
+      submission(cy, '2024-02-01', { [alpha]: 6, [bravo]: 6, [charlie]: 6 }),
+      submission(cy, '2024-03-10', { [charlie]: 8 }),
+      submission(ann, '2025-01-02', { [alpha]: 1 }),
+    ]);
+    await expectExact();
+    // One sum checked by hand: Operations' Alpha on 2024-02-01 is Ann's 9 and Bob's 3.
+    const [row] = await rows<{ points_sum: number; scored: number }>(
+      t.handle.db,
+      sql`select points_sum, scored from performance_skill_days
+          where department_code = ${ops} and date = '2024-02-01' and skill_code = ${alpha}`,
+    );
+    expect(row).toEqual({ points_sum: 12, scored: 2 });
+  });
+
+  it('after saves that change scores, add some and clear others', async () => {
+    await save(t, admin, [
+      // Changed, added, kept.
+      submission(ann, '2024-02-01', { [alpha]: 2, [bravo]: 2, [charlie]: '' }),
+      submission(bob, '2024-02-01', { [alpha]: 3, [bravo]: 10, [charlie]: 4 }),
+      // Every cell cleared: the day's rollup rows for Sales go.
+      submission(cy, '2024-03-10', { [charlie]: '' }),
+    ]);
+    await expectExact();
+    const left = await rows<{ n: number }>(
+      t.handle.db,
+      sql`select count(*)::int as n from performance_skill_days
+          where department_code = ${sales} and date = '2024-03-10'`,
+    );
+    expect(left).toEqual([{ n: 0 }]);
+    // A save that changes nothing moves nothing.
+    await save(t, admin, [submission(bob, '2024-02-01', { [alpha]: 3, [bravo]: 10, [charlie]: 4 })]);
+    await expectExact();
+  });
+
+  it('after an employee moves to another department, and back', async () => {
+    const move = async (departmentCode: string) => {
+      const res = await t.post(
+        'UpdateEmployee',
+        {
+          employeeCode: bob,
+          employeeId: 'SKD-2',
+          name: 'Bob Stone',
+          departmentCode,
+          joinDate: '2020-01-01',
+          userCode: '',
+        },
+        admin,
+      );
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    await move(sales);
+    await expectExact();
+    await move(ops);
+    await expectExact();
+    await move(sales);
+    await expectExact();
+  });
+
+  it('after employees are deleted: through the API (refused while they have scores) and behind it', async () => {
+    const refused = await t.post('DeleteEmployee', { employeeCode: cy }, admin);
+    expect(refused.statusCode).toBe(409);
+    await expectExact();
+    // A loader or an operator deletes behind the server: the cascade takes the scores, the trigger the sums.
+    await t.handle.db.execute(sql`delete from employees where employee_code = ${cy}`);
+    await t.settle();
+    await expectExact();
+    // Someone without scores, through the API.
+    const newcomer = await makeEmployee(t, admin, sales, 'SKD-4', 'Dee Newcomer');
+    const res = await t.post('DeleteEmployee', { employeeCode: newcomer }, admin);
+    expect(res.statusCode, res.body).toBe(200);
+    await expectExact();
+  });
+
+  it('after a skill is scored, cleared and deleted', async () => {
+    const delta = await makeSkill(t, admin, 'Delta');
+    await save(t, admin, [submission(ann, '2024-03-10', { [delta]: 7 })]);
+    await expectExact();
+    await save(t, admin, [submission(ann, '2024-03-10', { [delta]: '' })]);
+    const res = await t.post('DeleteSkill', { skillCode: delta }, admin);
+    expect(res.statusCode, res.body).toBe(200);
+    await expectExact();
+  });
+
+  it('after scores loaded behind the server and the rollup rebuild', async () => {
+    await t.handle.db.execute(sql`
+      with p as (
+        insert into performances (performance_code, employee_code, date)
+        values ('PERF-SKILLDAYSLOAD1', ${ann}, '2024-02-15') returning performance_code
+      )
+      insert into performance_scores (performance_code, skill_code, points)
+      select performance_code, s.code, s.points
+      from p, (values (${alpha}, 5::smallint), (${bravo}, null::smallint)) as s(code, points)`);
+    await rebuildPerformanceRollups(t.handle.db);
+    await t.settle();
+    await expectExact();
+    // A save over the loaded row's unscored cell counts it as a new score.
+    await save(t, admin, [submission(ann, '2024-02-15', { [alpha]: 5, [bravo]: 8 })]);
+    await expectExact();
+  });
+});
