@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { RESOURCE_BY_KEY, type ResourceDef, type ResourceKey } from '@wfc/contract';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -320,17 +321,71 @@ describe('administrator', () => {
     ]);
     await page.getByRole('button', { name: 'View', exact: true }).click();
     await heading(page, 'View Audit Log').waitFor();
-    expect(await fieldValue(page, 'Action')).toBe('UPDATE');
-    const before = JSON.parse(await fieldValue(page, 'Before')) as Record<string, unknown>;
-    const after = JSON.parse(await fieldValue(page, 'After')) as Record<string, unknown>;
-    const changes = JSON.parse(await fieldValue(page, 'Changes')) as Record<
-      string,
-      { old: unknown; new: unknown }
-    >;
-    const [field, change] = Object.entries(changes)[0]!;
-    expect(before[field]).toEqual(change.old);
-    expect(after[field]).toEqual(change.new);
-    expect(after).not.toEqual(before);
+    const action = page.locator('dt', { hasText: /^Action$/ }).locator('xpath=following-sibling::dd[1]');
+    expect(await action.innerText()).toBe('UPDATE');
+    // The change side by side: a changed field is marked, and its two sides differ.
+    const changed = page.getByRole('table', { name: 'Changes' }).locator('tr[data-changed]');
+    expect(await changed.count()).toBeGreaterThan(0);
+    const [before, after] = await changed
+      .first()
+      .locator('td')
+      .evaluateAll((cells) => cells.slice(1).map((c) => c.textContent));
+    expect(before).not.toBe(after);
+    // The record's history: the audit log filtered to it, this entry among them.
+    const code = await page
+      .locator('dt', { hasText: /^Record$/ })
+      .locator('xpath=following-sibling::dd[1]')
+      .innerText();
+    await page.getByRole('button', { name: 'History of this record' }).click();
+    await page.waitForURL((url) => url.searchParams.get('recordCode') === code);
+    await heading(page, 'Audit Logs').waitFor();
+    expect(new Set(await columnTexts(page, 1))).toContain('UPDATE');
+  });
+
+  it('Audit logs: user, module, action and date filters narrow the list as the API does', async () => {
+    await openList(RESOURCE_BY_KEY.audit);
+    const filters = page.getByRole('search', { name: 'Filters' });
+    const today = new Date().toISOString().slice(0, 10);
+    await filters.getByLabel('Module').click();
+    await page.getByRole('option', { name: 'genders', exact: true }).click();
+    await filters.getByLabel('Action').click();
+    await page.getByRole('option', { name: 'CREATE', exact: true }).click();
+    await filters.getByLabel('From').fill(today);
+    await filters.getByLabel('User').fill('ADM');
+    await filters.getByLabel('User').press('Enter');
+    await page.waitForURL((url) => url.searchParams.get('username') === 'ADM');
+    const url = new URL(page.url());
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      collection: 'genders',
+      action: 'CREATE',
+      from: today,
+      username: 'ADM',
+    });
+
+    const res = await page.request.get(`/api/GetAudits?${url.searchParams}`);
+    const answer = (await res.json()) as { total: number; data: unknown[] };
+    expect(answer.total).toBeGreaterThan(0);
+    await waitForRange(page, `1 - ${Math.min(10, answer.total)} of ${answer.total}`);
+    expect(new Set(await columnTexts(page, 1))).toEqual(new Set(['CREATE']));
+    expect(new Set(await columnTexts(page, 2))).toEqual(new Set(['genders']));
+    expect(new Set(await columnTexts(page, 3))).toEqual(new Set(['admin']));
+
+    // The export holds every matching entry, not only the page on screen.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^audit-logs-\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = await readFile(await download.path(), 'utf8');
+    const lines = csv.split('\r\n').filter(Boolean);
+    expect(lines[0]).toBe(
+      '\ufeff"Created At","Action","Module","Record Code","User","Audit Code","Changes","Before","After"',
+    );
+    expect(lines).toHaveLength(answer.total + 1);
+
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await page.waitForURL((u) => u.search === '');
+    await expect.poll(() => filters.getByLabel('From').inputValue()).toBe('');
   });
 
   it('Sub-lists: a role’s permissions, a country’s states and cities, a state’s cities', async () => {

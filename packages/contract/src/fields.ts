@@ -56,7 +56,8 @@ export const isoDate = (label: string) =>
   z
     .string({ error: `${label} is required` })
     .trim()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, `${label} must be a date (YYYY-MM-DD)`)
+    // A value that is no date at all gets one message, not also 'must be a real date'.
+    .regex(/^\d{4}-\d{2}-\d{2}$/, { error: `${label} must be a date (YYYY-MM-DD)`, abort: true })
     .refine((s) => {
       const d = new Date(`${s}T00:00:00Z`);
       return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
@@ -79,6 +80,15 @@ export const formBoolean = z
   .union([z.boolean(), z.enum(['true', 'false', 'on', ''])])
   .optional()
   .transform((v) => v === true || v === 'true' || v === 'on');
+
+/**
+ * A switch an update may leave out: absent keeps what the record has (API clients written before
+ * the switch existed), so it is `undefined` rather than false.
+ */
+export const optionalSwitch = z
+  .union([z.boolean(), z.enum(['true', 'false', 'on', ''])])
+  .optional()
+  .transform((v) => (v === undefined ? undefined : v === true || v === 'true' || v === 'on'));
 
 /** Forms send an empty list as nothing at all; a single value may arrive as a string. */
 export const codeList = (label: string, max = 500) =>

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isoDate } from './fields.ts';
 
 export const ROWS_PER_PAGE_OPTIONS = [10, 15, 20, 25, 30] as const;
 export const MAX_LIMIT = 100;
@@ -66,9 +67,60 @@ export function normaliseListQuery(raw: Raw, defaults: Partial<ListQuery> = {}):
 /** A query parameter as the server's parser gives it: repeated keys arrive as a list. */
 const param = z.union([z.string(), z.array(z.string())]).optional();
 
-/** A list request's query once parsed: the normalised paging, sort and keyword, and the flags it turned on. */
+/**
+ * A filter a list offers besides the keyword, as a query parameter of its list call: a record
+ * field that `contains` or `equals` the value, or a timestamp on or after (`from`) or on or
+ * before (`to`) a date (whole days in UTC).
+ */
+export interface ListFilterDef {
+  param: string;
+  label: string;
+  /** The record field compared: a column path, as in `columns` ('user.username'). */
+  path: string;
+  match: 'contains' | 'equals' | 'from' | 'to';
+  /** Values a screen offers to pick from; any value is accepted (an unknown one matches nothing). */
+  choices?: readonly string[];
+}
+
+export const FILTER_MAX_LENGTH = 100;
+
+/** A list request's query once parsed: the normalised paging, sort and keyword, the flags it turned on and its filters. */
 export interface ParsedListQuery extends ListQuery {
   flags: ReadonlySet<string>;
+  /** The filters given a value, by parameter; trimmed. */
+  filters: Readonly<Record<string, string>>;
+}
+
+const isDateMatch = (f: ListFilterDef) => f.match === 'from' || f.match === 'to';
+
+/**
+ * A filter's value, checked: text of at most FILTER_MAX_LENGTH characters, or a real date for
+ * `from` and `to`. An empty value is no filter.
+ */
+function filterValueSchema(f: ListFilterDef) {
+  const value = isDateMatch(f)
+    ? isoDate(f.label)
+    : z.string().trim().max(FILTER_MAX_LENGTH, `${f.label} must be at most ${FILTER_MAX_LENGTH} characters`);
+  const first = (v: unknown) => (Array.isArray(v) ? v[0] : v);
+  return z.preprocess((v) => {
+    const given = first(v);
+    return typeof given === 'string' && given.trim() === '' ? undefined : given;
+  }, value.optional());
+}
+
+/** Pure: a `from` after a `to` on the same field can match nothing; said on the `to` filter. */
+export function filterRangeErrors(
+  filters: readonly ListFilterDef[],
+  values: Readonly<Record<string, string | undefined>>,
+): { field: string; message: string }[] {
+  return filters.flatMap((to) => {
+    if (to.match !== 'to') return [];
+    const from = filters.find((f) => f.match === 'from' && f.path === to.path);
+    const [start, end] = [from && values[from.param], values[to.param]];
+    return from && start && end && start > end
+      ? [{ field: to.param, message: `${to.label} must not be before ${from.label}` }]
+      : [];
+  });
 }
 
 /**
@@ -76,8 +128,11 @@ export interface ParsedListQuery extends ListQuery {
  * list's own switches (`assignable`), on when given with any value but 'false' or '0', as
  * `populate` is read.
  */
-export function listQuerySchema(opts: { defaults?: Partial<ListQuery>; flags?: readonly string[] } = {}) {
+export function listQuerySchema(
+  opts: { defaults?: Partial<ListQuery>; flags?: readonly string[]; filters?: readonly ListFilterDef[] } = {},
+) {
   const flags = opts.flags ?? [];
+  const filters = opts.filters ?? [];
   return z
     .object({
       keyword: param,
@@ -88,12 +143,26 @@ export function listQuerySchema(opts: { defaults?: Partial<ListQuery>; flags?: r
       projection: param,
       populate: param,
       ...Object.fromEntries(flags.map((f) => [f, param])),
+      ...Object.fromEntries(filters.map((f) => [f.param, filterValueSchema(f)])),
+    })
+    .superRefine((raw, ctx) => {
+      const values = new Map(Object.entries(raw));
+      const given = Object.fromEntries(filters.map((f) => [f.param, String(values.get(f.param) ?? '')]));
+      for (const issue of filterRangeErrors(filters, given)) {
+        ctx.addIssue({ code: 'custom', path: [issue.field], message: issue.message });
+      }
     })
     .transform((raw): ParsedListQuery => {
       const given = new Map(Object.entries(raw));
       return {
         ...normaliseListQuery(raw, opts.defaults),
         flags: new Set(flags.filter((f) => given.get(f) !== undefined && bool(given.get(f)))),
+        filters: Object.fromEntries(
+          filters.flatMap((f) => {
+            const value = given.get(f.param);
+            return typeof value === 'string' && value !== '' ? [[f.param, value]] : [];
+          }),
+        ),
       };
     });
 }

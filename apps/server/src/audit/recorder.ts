@@ -1,3 +1,4 @@
+import type { AuditAction } from '@wfc/contract';
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { newCode } from '../db/codes.ts';
@@ -11,7 +12,8 @@ export interface AuditActor {
 }
 
 export interface AuditEntry {
-  action: string;
+  /** One of the contract's list, which the audit log's Action filter offers. */
+  action: AuditAction;
   collection: string;
   /** The code of the record the entry is about. */
   recordCode?: string;

@@ -9,7 +9,7 @@ import {
   recordVersion,
   withArticle,
 } from '@wfc/contract';
-import { and, count, eq, getTableName, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, getTableName, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { lastChanges } from '../audit/history.ts';
@@ -17,10 +17,12 @@ import { recordAudit } from '../audit/recorder.ts';
 import type { Executor } from '../db/client.ts';
 import { newCode } from '../db/codes.ts';
 import { escapeLike } from '../db/like.ts';
+import { csvFile } from '../http/csv.ts';
 import { badRequest, conflict, notFound, staleWrite } from '../http/envelope.ts';
 import { registerUniqueMessage } from '../http/errors.ts';
 import { type ApiRoute, anyOf, defineRoute, type SessionContext } from '../http/routes.ts';
 import {
+  filterCondition,
   isNested,
   lookupShape,
   prepareList,
@@ -205,7 +207,9 @@ export async function listRecords(
     const { orderBy, keyword, keywordOnTable } = prepareList(res, asked, { lookup, matching });
     const query = asked;
     const shape = lookup ? lookupShape(res) : query.populate ? res.shape : unpopulated(res.shape);
-    const where = and(filter?.where, flags.where, keyword);
+    // The selector view reaches names alone: its filters could probe fields it may not read.
+    const filtered = lookup ? undefined : filterCondition(res, res.def.filters, query.filters);
+    const where = and(filter?.where, flags.where, keyword, filtered);
     const offset = (query.page - 1) * query.limit;
     const { records } = await fetchRecords(db, res, {
       shape,
@@ -224,13 +228,74 @@ export async function listRecords(
         ? offset + records.length
         : records.length === 0 && offset === 0
           ? 0
-          : await cache.get(['count', ...scope, query.keyword], tables, () =>
+          : await cache.get(['count', ...scope, query.keyword, query.filters], tables, () =>
               countTotal(db, res, where, !keywordOnTable),
             );
     return { records, total };
   });
   return { message: res.def.messages.listed, data: page.records, total: page.total };
 }
+
+/** Records read per step of an export: one bounded page at a time, however many match. */
+const EXPORT_BATCH = 1000;
+
+/** Pure: one CSV field of a record. Times in ISO 8601 (UTC); objects as JSON; nothing as empty. */
+export function exportCell(record: Row, path: string): string {
+  const value = path
+    .split('.')
+    .reduce<unknown>(
+      (v, key) => (v && typeof v === 'object' ? new Map(Object.entries(v)).get(key) : undefined),
+      record,
+    );
+  if (value === null || value === undefined) return '';
+  if (value instanceof Date) return value.toISOString();
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+/**
+ * Every record the list's keyword and filters match, newest first, as CSV. Read in steps of
+ * EXPORT_BATCH by id (never an offset, which would reread all that came before), each step only
+ * when the client has taken the last, so memory stays bounded however large the log.
+ */
+async function exportRecords(res: ServerResource, ctx: SessionContext<unknown, ParsedListQuery>) {
+  const { db } = ctx.services;
+  const query = ctx.query;
+  const matching = query.keyword ? await matchingValues(db, res, query.keyword) : undefined;
+  const { keyword } = prepareList(res, { ...query, sortField: '_id' }, { matching });
+  const where = and(keyword, filterCondition(res, res.def.filters, query.filters));
+  const shape = { ...res.shape, [EXPORT_ID]: res.idColumn };
+  const columns = res.def.exportColumns;
+  async function* lines() {
+    let after: number | undefined;
+    for (;;) {
+      const { records } = await fetchRecords(db, res, {
+        shape,
+        where: and(where, after === undefined ? undefined : sql`${res.idColumn} < ${after}`),
+        orderBy: [desc(res.idColumn)],
+        limit: EXPORT_BATCH,
+        present: false,
+      });
+      for (const record of records) yield columns.map((c) => exportCell(record, c.path));
+      if (records.length < EXPORT_BATCH) return;
+      after = Number(records.at(-1)?.[EXPORT_ID]);
+    }
+  }
+  const day = new Date().toISOString().slice(0, 10);
+  await ctx.reply
+    .header('Content-Type', 'text/csv; charset=utf-8')
+    .header('Content-Disposition', `attachment; filename="${res.def.listSegment}-${day}.csv"`)
+    .header('Cache-Control', 'no-store')
+    .send(
+      csvFile(
+        columns.map((c) => c.label),
+        lines(),
+      ),
+    );
+  return undefined;
+}
+
+/** The id rides along in the export's shape, for the next step's bound; no column is named so. */
+const EXPORT_ID = '__exportId';
 
 async function checkRefs(res: ServerResource, tx: Executor, input: object) {
   const errors: { field: string; message: string }[] = [];
@@ -440,12 +505,14 @@ export function resourceRoutes<D extends AnyResourceDef>(
   const lookups = lookupPermissions(def.key);
   const listAccess = anyOf(def.permissions.view, ...lookups);
   const lookup = lookups.length ? lookupSchema(def.code, def.nameField) : undefined;
-  const listQuery = listQuerySchema({ flags: res.listFlags?.map((f) => f.param) });
+  const listQuery = listQuerySchema({ flags: res.listFlags?.map((f) => f.param), filters: def.filters });
   const routes: ApiRoute[] = [
     defineRoute({
       method: 'GET',
       path: def.endpoints.list,
-      summary: `List ${def.plural.toLowerCase()} (paged, sorted, filtered by keyword)`,
+      summary: `List ${def.plural.toLowerCase()} (paged, sorted, filtered by keyword${
+        def.filters.length ? ` and by ${def.filters.map((f) => f.param).join(', ')}` : ''
+      })`,
       tag,
       access: listAccess,
       query: listQuery,
@@ -472,6 +539,20 @@ export function resourceRoutes<D extends AnyResourceDef>(
       },
     }),
   ];
+  if (def.endpoints.export) {
+    routes.push(
+      defineRoute({
+        method: 'GET',
+        path: def.endpoints.export,
+        summary: `Every ${def.label.toLowerCase()} the list's keyword and filters match, newest first, as CSV`,
+        tag,
+        access: anyOf(def.permissions.view),
+        query: listQuery,
+        produces: 'text/csv',
+        handler: (ctx) => exportRecords(res, ctx),
+      }),
+    );
+  }
   for (const sub of res.parentFilters) {
     const parent = parentOf(sub, registry);
     routes.push(

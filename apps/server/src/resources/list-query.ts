@@ -1,5 +1,5 @@
-import type { ListQuery } from '@wfc/contract';
-import { asc, desc, getTableColumns, inArray, is, SQL, sql } from 'drizzle-orm';
+import type { ListFilterDef, ListQuery } from '@wfc/contract';
+import { and, asc, desc, eq, getTableColumns, inArray, is, SQL, sql } from 'drizzle-orm';
 import { PgColumn } from 'drizzle-orm/pg-core';
 import { escapeLike } from '../db/like.ts';
 import { ApiError } from '../http/envelope.ts';
@@ -119,3 +119,31 @@ export function prepareList(res: ServerResource, query: ListQuery, opts: Prepare
 }
 
 export const tableColumnNames = (res: ServerResource) => new Set(Object.keys(getTableColumns(res.table)));
+
+/** One filter's condition on its column. Dates are whole days in UTC. */
+function filterClause(col: PgColumn, match: ListFilterDef['match'], value: string): SQL {
+  if (match === 'contains') return sql`${col} ilike ${`%${escapeLike(value)}%`}`;
+  if (match === 'equals') return eq(col, value);
+  // `from` takes the day from its first instant, `to` up to its last.
+  const day = match === 'from' ? sql`${value}::date` : sql`${value}::date + 1`;
+  const bound = sql`(${day})::timestamp at time zone 'UTC'`;
+  return match === 'from' ? sql`${col} >= ${bound}` : sql`${col} < ${bound}`;
+}
+
+/** The list's filters given a value, as one condition (undefined when none is given). */
+export function filterCondition(
+  res: ServerResource,
+  filters: readonly ListFilterDef[],
+  values: Readonly<Record<string, string>>,
+): SQL | undefined {
+  const given = new Map(Object.entries(values));
+  const parts = filters.flatMap((f) => {
+    const value = given.get(f.param);
+    if (value === undefined || value === '') return [];
+    const col = shapeColumn(res.shape, f.path);
+    if (!is(col, PgColumn))
+      throw new Error(`${res.def.label}: filter ${f.param} names no column (${f.path})`);
+    return [filterClause(col, f.match, value)];
+  });
+  return parts.length ? and(...parts) : undefined;
+}

@@ -6,6 +6,7 @@ import {
   type PatchRoutesOnNavigationFunction,
   type RouteObject,
 } from 'react-router';
+import { MfaSetupGate } from '../account/MfaSetupGate';
 import { RedirectIfAuthenticated, RequireAuth, RequirePermission } from '../auth/guards';
 import { AppShell } from '../layout/AppShell';
 import { AccessDeniedPage } from '../pages/AccessDeniedPage';
@@ -18,6 +19,13 @@ import { PageLoader } from '../ui/PageLoader';
 const HomePage = lazy(() => import('../pages/HomePage').then((m) => ({ default: m.HomePage })));
 const ModulesPage = lazy(() => import('../registry/ModulesPage').then((m) => ({ default: m.ModulesPage })));
 const PerformancePage = lazy(() => import('../performance/PerformancePage'));
+// The insight pages bring the chart library, which only they use.
+const PerformanceOverviewPage = lazy(() => import('../performance/insights/OverviewPage'));
+const EmployeeInsightPage = lazy(() => import('../performance/insights/EmployeeInsightPage'));
+const AccountPage = lazy(() => import('../account/AccountPage').then((m) => ({ default: m.AccountPage })));
+const TwoFactorSetupPage = lazy(() =>
+  import('../account/TwoFactorSetup').then((m) => ({ default: m.TwoFactorSetupPage })),
+);
 
 /** The route the registry screens are attached under once their chunk has loaded. */
 export const REGISTRY_ROUTE_ID = 'registry';
@@ -41,17 +49,37 @@ export const appRoutes: RouteObject[] = [
       {
         element: (
           <RequireAuth>
-            <Outlet />
+            <MfaSetupGate>
+              <Outlet />
+            </MfaSetupGate>
           </RequireAuth>
         ),
         children: [
           { index: true, element: <HomePage /> },
+          { path: 'account', element: <AccountPage /> },
+          { path: 'account/two-factor', element: <TwoFactorSetupPage /> },
           { id: REGISTRY_ROUTE_ID, path: 'registry', children: [{ index: true, element: <ModulesPage /> }] },
           {
             path: 'performance-snapshot',
             element: (
               <RequirePermission allOf={['VIEW_PERFORMANCES']}>
                 <PerformancePage />
+              </RequirePermission>
+            ),
+          },
+          {
+            path: 'performance-snapshot/overview',
+            element: (
+              <RequirePermission allOf={['VIEW_PERFORMANCES']}>
+                <PerformanceOverviewPage />
+              </RequirePermission>
+            ),
+          },
+          {
+            path: 'performance-snapshot/employees/:employeeCode',
+            element: (
+              <RequirePermission allOf={['VIEW_PERFORMANCES']}>
+                <EmployeeInsightPage />
               </RequirePermission>
             ),
           },

@@ -6,6 +6,9 @@ const FIXED: Record<string, string> = {
   '/access-denied': 'Access Denied',
   '/registry': 'Registry',
   '/performance-snapshot': 'Performance Snapshot',
+  '/performance-snapshot/overview': 'Performance Overview',
+  '/account': 'My Account',
+  '/account/two-factor': 'Two-Factor Sign-In',
 };
 
 export const trimTrailingSlashes = (pathname: string) =>
@@ -19,6 +22,7 @@ export const trimTrailingSlashes = (pathname: string) =>
 export function shellScreenTitle(pathname: string): string | null | undefined {
   const path = trimTrailingSlashes(pathname);
   if (FIXED[path]) return FIXED[path];
+  if (/^\/performance-snapshot\/employees\/[^/]+$/.test(path)) return 'Performance Insight';
   return path.startsWith('/registry/') ? undefined : null;
 }
 

@@ -9,6 +9,7 @@ import TableRow from '@mui/material/TableRow';
 import TableSortLabel from '@mui/material/TableSortLabel';
 import Typography from '@mui/material/Typography';
 import type { ColumnDef, ResourceDef } from '@wfc/contract';
+import type { KeyboardEvent } from 'react';
 import { visuallyHidden } from '../ui/paging';
 import { formatCell, recordName } from './format';
 import type { TableQuery } from './listQuery';
@@ -23,10 +24,12 @@ interface Props {
   /** The selected row's code. */
   selected: string | null;
   onSelect(code: string): void;
+  /** Opens a row's view: on double-click, and on Enter on its selection. Absent: rows open nothing. */
+  onOpen?(code: string): void;
 }
 
 /** A page of records, one selectable at a time, with the definition's columns and sort headers. */
-export function RecordTable({ def, title, rows, query, onSort, selected, onSelect }: Props) {
+export function RecordTable({ def, title, rows, query, onSort, selected, onSelect, onOpen }: Props) {
   return (
     <TableContainer sx={{ overflowX: 'auto' }}>
       <Table size="small" aria-label={title} sx={{ minWidth: 640 }}>
@@ -59,6 +62,16 @@ export function RecordTable({ def, title, rows, query, onSort, selected, onSelec
                   hover
                   selected={isSelected}
                   onClick={() => onSelect(code)}
+                  onDoubleClick={onOpen ? () => onOpen(code) : undefined}
+                  onKeyDown={
+                    onOpen
+                      ? (e: KeyboardEvent) => {
+                          if (e.key !== 'Enter') return;
+                          e.preventDefault();
+                          onOpen(code);
+                        }
+                      : undefined
+                  }
                   sx={{ cursor: 'pointer' }}
                 >
                   <TableCell padding="checkbox">

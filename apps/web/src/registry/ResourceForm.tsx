@@ -1,3 +1,4 @@
+import InsightsIcon from '@mui/icons-material/InsightsOutlined';
 import ListIcon from '@mui/icons-material/ListAlt';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -160,15 +161,31 @@ function useSubListButtons(def: ResourceDef, mode: FormMode, code: string) {
   const can = useCan();
   const subLists = mode === 'view' ? subListsOf(def) : [];
   const visible = subLists.filter((s) => can(RESOURCE_BY_KEY[s.resource].permissions.view));
-  if (visible.length === 0) return undefined;
-  return visible.map((s) => (
-    <Button
-      key={s.segment}
-      variant="outlined"
-      startIcon={<ListIcon />}
-      onClick={() => go(subListPath(def, code, s))}
-    >
-      {s.buttonLabel}
-    </Button>
-  ));
+  // An employee's scores over time live on the Performance Snapshot's insight page.
+  const insight = mode === 'view' && def.key === 'employee' && can('VIEW_PERFORMANCES');
+  if (visible.length === 0 && !insight) return undefined;
+  return [
+    ...visible.map((s) => (
+      <Button
+        key={s.segment}
+        variant="outlined"
+        startIcon={<ListIcon />}
+        onClick={() => go(subListPath(def, code, s))}
+      >
+        {s.buttonLabel}
+      </Button>
+    )),
+    ...(insight
+      ? [
+          <Button
+            key="performance-insight"
+            variant="outlined"
+            startIcon={<InsightsIcon />}
+            onClick={() => go(`/performance-snapshot/employees/${encodeURIComponent(code)}`)}
+          >
+            Performance insight
+          </Button>,
+        ]
+      : []),
+  ];
 }

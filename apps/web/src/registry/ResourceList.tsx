@@ -11,10 +11,12 @@ import { PageLoader } from '../ui/PageLoader';
 import { ScreenHeader } from '../ui/ScreenHeader';
 import { LoadingOverlay, TablePager } from '../ui/TablePager';
 import { DeleteRecordDialog } from './DeleteRecordDialog';
+import { ExportButton } from './ExportButton';
 import { FilterField } from './FilterField';
 import { recordName } from './format';
 import { fieldsFor, presetFromParent } from './formValues';
-import { nextSort, withKeyword } from './listQuery';
+import { ListFilters } from './ListFilters';
+import { nextSort, withFilters, withKeyword } from './listQuery';
 import { type BackTarget, createPath, useBackTarget, useNavigateWithBack, viewPath } from './paths';
 import { type RegistryRecord, type SubListContext, useRecordQuery } from './queries';
 import { RecordTable } from './RecordTable';
@@ -72,7 +74,16 @@ function ListScreen({ def, subList, parentCode, title, subtitle, back, addPreset
 
   if (list.error) {
     return (
-      <Alert severity="error" role="alert" sx={{ my: 2 }}>
+      <Alert
+        severity="error"
+        role="alert"
+        sx={{ my: 2 }}
+        action={
+          <Button color="inherit" size="small" onClick={() => void list.refetch()}>
+            Retry
+          </Button>
+        }
+      >
         {errorMessage(list.error, def.messages.failedList)}
       </Alert>
     );
@@ -88,15 +99,18 @@ function ListScreen({ def, subList, parentCode, title, subtitle, back, addPreset
         back={back?.to}
         backState={back?.state}
         actions={
-          allowed.create ? (
-            <Button
-              variant="contained"
-              startIcon={<AddIcon />}
-              onClick={() => go(createPath(def), { preset: addPreset })}
-            >
-              Add {def.label}
-            </Button>
-          ) : null
+          <>
+            {allowed.view && <ExportButton def={def} query={query} />}
+            {allowed.create && (
+              <Button
+                variant="contained"
+                startIcon={<AddIcon />}
+                onClick={() => go(createPath(def), { preset: addPreset })}
+              >
+                Add {def.label}
+              </Button>
+            )}
+          </>
         }
       />
       <Paper variant="outlined" sx={{ position: 'relative', overflow: 'hidden' }}>
@@ -124,6 +138,13 @@ function ListScreen({ def, subList, parentCode, title, subtitle, back, addPreset
             onDelete={setConfirming}
             onClear={() => setSelected(null)}
           />
+          {def.filters.length > 0 && (
+            <ListFilters
+              filters={def.filters}
+              values={query.filters}
+              onChange={(filters) => setQuery(withFilters(query, filters))}
+            />
+          )}
         </Box>
         <RecordTable
           def={def}
@@ -133,6 +154,7 @@ function ListScreen({ def, subList, parentCode, title, subtitle, back, addPreset
           onSort={(sortField) => setQuery(nextSort(query, sortField))}
           selected={selected}
           onSelect={setSelected}
+          onOpen={allowed.view ? (code) => go(viewPath(def, code)) : undefined}
         />
         <TablePager total={total} query={query} onChange={setQuery} />
         {list.isFetching && <LoadingOverlay label={`Loading ${def.plural.toLowerCase()}`} />}

@@ -19,6 +19,7 @@ const asText = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 function initialValue(field: FormFieldDef, record: RegistryRecord | undefined): unknown {
   const value = record ? readPath(record, field.valuePath ?? field.name) : undefined;
   if (field.kind === 'json') return value ?? null;
+  if (field.kind === 'switch') return value === true;
   if (field.kind === 'multiselect') {
     const codes = Array.isArray(value) ? value : [];
     const labels = field.labelPath ? readPath(record, field.labelPath) : [];

@@ -2,7 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ResourceDef, SubListDef } from '@wfc/contract';
 import { api } from '../api/client';
 import { queryKeys } from '../api/queryKeys';
-import type { TableQuery } from './listQuery';
+import { listParams, type TableQuery } from './listQuery';
 
 export type RegistryRecord = Record<string, unknown>;
 
@@ -31,8 +31,8 @@ export function useListQuery(def: ResourceDef, query: TableQuery, subList?: SubL
     queryKey: queryKeys.registry.list(def.key, endpoint, parentCode, query),
     queryFn: () =>
       subList
-        ? api.post<RegistryRecord[]>(endpoint, { [subList.sub.param]: parentCode }, { ...query })
-        : api.get<RegistryRecord[]>(endpoint, { ...query }),
+        ? api.post<RegistryRecord[]>(endpoint, { [subList.sub.param]: parentCode }, listParams(query))
+        : api.get<RegistryRecord[]>(endpoint, listParams(query)),
     placeholderData: keepPreviousData,
   });
 }

@@ -2,6 +2,7 @@ import { RESOURCE_BY_KEY, RESOURCES, type ResourceDef, type ResourceKey, subList
 import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
 import { RequirePermission } from '../auth/guards';
+import { AuditView } from './audit/AuditView';
 import type { FormMode } from './formValues';
 import { ProfileForm } from './profile/ProfileForm';
 import { ResourceForm } from './ResourceForm';
@@ -9,8 +10,11 @@ import { ResourceList } from './ResourceList';
 
 type FormScreen = ComponentType<{ def: ResourceDef; mode: FormMode }>;
 
-/** Entities whose form the definition cannot describe (the profile's picture and nested address). */
-const CUSTOM_FORMS: Partial<Record<ResourceKey, FormScreen>> = { profile: ProfileForm };
+/**
+ * Entities whose screen the definition cannot describe: the profile's picture and nested address,
+ * the audit entry's side-by-side change.
+ */
+const CUSTOM_FORMS: Partial<Record<ResourceKey, FormScreen>> = { profile: ProfileForm, audit: AuditView };
 
 function routesFor(def: ResourceDef): RouteObject[] {
   const Form = CUSTOM_FORMS[def.key] ?? ResourceForm;

@@ -1,9 +1,10 @@
 import type { ResourceDef } from '@wfc/contract';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { lastPage } from '../ui/paging';
-import { readTableQuery, type TableQuery, writeTableQuery } from './listQuery';
+import { DEFAULT_TABLE_QUERY, readTableQuery, type TableQuery, writeTableQuery } from './listQuery';
 import { type SubListContext, useListQuery } from './queries';
+import { rememberedRowsPerPage, rememberRowsPerPage } from './rowsPerPage';
 
 /**
  * A list screen's page: the table query read from the URL (so Back, a reload or a shared link
@@ -11,8 +12,18 @@ import { type SubListContext, useListQuery } from './queries';
  */
 export function useListPage(def: ResourceDef, subList?: SubListContext, parentCode = '') {
   const [params, setParams] = useSearchParams();
-  const query = readTableQuery(params, def.sortFields);
-  const setQuery = (next: TableQuery) => setParams(writeTableQuery(next));
+  const listName = subList ? subList.sub.endpoint : def.endpoints.list;
+  const [defaultLimit, setDefaultLimit] = useState(
+    () => rememberedRowsPerPage(listName) ?? DEFAULT_TABLE_QUERY.limit,
+  );
+  const query = readTableQuery(params, def.sortFields, def.filters, defaultLimit);
+  const setQuery = (next: TableQuery) => {
+    if (next.limit !== query.limit) {
+      rememberRowsPerPage(listName, next.limit);
+      setDefaultLimit(next.limit);
+    }
+    setParams(writeTableQuery(next));
+  };
   const list = useListQuery(def, query, subList, parentCode);
   const rows = list.data?.data ?? [];
   const total = list.data?.total ?? rows.length;
@@ -21,7 +32,9 @@ export function useListPage(def: ResourceDef, subList?: SubListContext, parentCo
   const pastEnd = list.data !== undefined && rows.length === 0 && query.page > lastPage(total, query.limit);
   useEffect(() => {
     if (pastEnd)
-      setParams(writeTableQuery({ ...query, page: lastPage(total, query.limit) }), { replace: true });
+      setParams(writeTableQuery({ ...query, page: lastPage(total, query.limit) }), {
+        replace: true,
+      });
   }, [pastEnd, query, total, setParams]);
 
   return { query, setQuery, list, rows, total };

@@ -1,4 +1,4 @@
-import { screen, waitFor, waitForElementToBeRemoved, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, waitForElementToBeRemoved, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { type Call, ok, renderRegistry, reply, resetScreensAfterEach, SCREEN_TEST_TIMEOUT } from './harness';
@@ -110,6 +110,51 @@ describe('shared list screen', { timeout: SCREEN_TEST_TIMEOUT }, () => {
     expect(api.lastCallTo('GetGenders')?.query).toMatchObject({ page: '1', limit: '20' });
   });
 
+  it('remembers rows per page for each list in this browser, besides the address', async () => {
+    const user = userEvent.setup();
+    const first = renderRegistry('/registry/genders', GENDER_ALL, { GetGenders: listOf(genders) });
+    expect(await screen.findByText('1 - 10 of 23')).toBeTruthy();
+    await user.click(screen.getByRole('combobox', { name: /Rows per page/ }));
+    await user.click(screen.getByRole('option', { name: '25' }));
+    expect(await screen.findByText('1 - 23 of 23')).toBeTruthy();
+    expect(first.router.state.location.search).toBe('?limit=25');
+    cleanup();
+
+    const again = renderRegistry('/registry/genders', GENDER_ALL, { GetGenders: listOf(genders) });
+    expect(await screen.findByText('1 - 23 of 23')).toBeTruthy();
+    expect(again.lastCallTo('GetGenders')?.query).toMatchObject({ limit: '25' });
+    // Back to the usual 10: remembered too, so a list opened without a limit shows 10 again.
+    await user.click(screen.getByRole('combobox', { name: /Rows per page/ }));
+    await user.click(screen.getByRole('option', { name: '10' }));
+    expect(await screen.findByText('1 - 10 of 23')).toBeTruthy();
+    expect(again.router.state.location.search).toBe('');
+    cleanup();
+    const third = renderRegistry('/registry/genders', GENDER_ALL, { GetGenders: listOf(genders) });
+    expect(await screen.findByText('1 - 10 of 23')).toBeTruthy();
+    expect(third.lastCallTo('GetGenders')?.query).toMatchObject({ limit: '10' });
+    cleanup();
+
+    const other = renderRegistry('/registry/countries', ['VIEW_COUNTRIES'], {
+      GetCountries: ok([], 'Countries fetched successfully', 0),
+    });
+    await waitFor(() => expect(other.lastCallTo('GetCountries')?.query).toMatchObject({ limit: '10' }));
+  });
+
+  it('opens a row on double-click, and on Enter on its selection', async () => {
+    const user = userEvent.setup();
+    const api = renderRegistry('/registry/genders', GENDER_ALL, { GetGenders: listOf(genders) });
+    await user.dblClick(await screen.findByRole('cell', { name: 'Whiskey' }));
+    await waitFor(() => expect(api.router.state.location.pathname).toBe('/registry/gender/GENDER-23'));
+    cleanup();
+
+    const keyboard = renderRegistry('/registry/genders', GENDER_ALL, { GetGenders: listOf(genders) });
+    const radio = await screen.findByRole('radio', { name: 'Select Victor' });
+    radio.focus();
+    await user.keyboard(' ');
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(keyboard.router.state.location.pathname).toBe('/registry/gender/GENDER-22'));
+  });
+
   it('submitting the filter sets the keyword and returns to page 1', async () => {
     const user = userEvent.setup();
     const api = renderRegistry('/registry/genders?page=2', GENDER_ALL, { GetGenders: listOf(genders) });
@@ -134,7 +179,9 @@ describe('shared list screen', { timeout: SCREEN_TEST_TIMEOUT }, () => {
     renderRegistry('/registry/genders', GENDER_ALL, {
       GetGenders: { statusCode: 500, message: 'An unexpected error occurred' },
     });
-    expect(await screen.findByRole('alert')).toHaveProperty('textContent', 'An unexpected error occurred');
+    const alert = await screen.findByRole('alert');
+    expect(alert.querySelector('.MuiAlert-message')?.textContent).toBe('An unexpected error occurred');
+    expect(within(alert).getByRole('button', { name: 'Retry' })).toBeTruthy();
     expect(screen.queryByRole('table')).toBeNull();
     expect(screen.queryByPlaceholderText('Filter...')).toBeNull();
   });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ALL_PERMISSION_NAMES, type CrudModuleKey, type PermissionName } from '../permissions.ts';
+import type { ListFilterDef } from '../query.ts';
 
 /** Every registry module: the catalogue's CRUD modules, and the two read-only logs. */
 export type ResourceKey = CrudModuleKey | 'permission' | 'audit';
@@ -30,6 +31,7 @@ export type FormFieldKind =
   | 'date'
   | 'select'
   | 'multiselect'
+  | 'switch'
   | 'json';
 
 /** Cascading selectors: the options are the chosen parent's sub-list, shown once it is chosen. */
@@ -116,6 +118,8 @@ export type WriteAction = 'create' | 'update' | 'delete';
 
 export interface ResourceEndpoints {
   list: string;
+  /** `Export{Plural}`: every record the list's query matches, as CSV; only with `exportColumns`. */
+  export?: string;
   get: string;
   create?: string;
   update?: string;
@@ -160,6 +164,10 @@ export interface ResourceDef<
   listedBy: readonly ParentListDef[];
   /** Where Back goes from a view when no back target was passed. */
   defaultBack?: string;
+  /** Filters the list offers besides the keyword (the audit log's user, module, action and dates). */
+  filters: readonly ListFilterDef[];
+  /** The CSV export's columns, in order; empty when the list has no export. */
+  exportColumns: readonly ColumnDef[];
   messages: ResourceMessages;
 }
 
@@ -235,6 +243,9 @@ export interface ResourceSpec<C extends z.ZodType, U extends z.ZodType, R extend
   /** Parents that list this resource; `screen: false` for an API-only list. */
   listedBy?: ReadonlyArray<ResourceKey | { parent: ResourceKey; screen: false }>;
   defaultBack?: string;
+  filters?: readonly ListFilterDef[];
+  /** Offer `Export{Plural}` with these columns (objects are written as JSON). */
+  exportColumns?: readonly ColumnDef[];
   messages?: Partial<ResourceMessages>;
 }
 
@@ -252,7 +263,11 @@ export function defineResource<C extends z.ZodType, U extends z.ZodType, R exten
   const permissions: ResourcePermissions = {
     view: spec.viewPermission ?? catalogued(`VIEW_${upper(spec.plural)}`),
   };
-  const endpoints: ResourceEndpoints = { list: `Get${pascal(spec.plural)}`, get: `Get${name}ByCode` };
+  const endpoints: ResourceEndpoints = {
+    list: `Get${pascal(spec.plural)}`,
+    get: `Get${name}ByCode`,
+    ...(spec.exportColumns ? { export: `Export${pascal(spec.plural)}` } : {}),
+  };
   for (const action of actions) {
     permissions[action] = catalogued(`${action.toUpperCase()}_${one}`);
     endpoints[action] = `${pascal(action)}${name}`;
@@ -286,6 +301,8 @@ export function defineResource<C extends z.ZodType, U extends z.ZodType, R exten
         screen: typeof p === 'string',
       };
     }),
+    filters: spec.filters ?? [],
+    exportColumns: spec.exportColumns ?? [],
     messages: { ...messagesFor(spec.label, spec.plural), ...spec.messages },
   };
 }

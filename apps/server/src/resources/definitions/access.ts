@@ -9,6 +9,7 @@ import {
 import { and, asc, eq, inArray, ne, notInArray, sql } from 'drizzle-orm';
 import { hashPassword } from '../../auth/passwords.ts';
 import { revokeOtherSessions } from '../../auth/sessions.ts';
+import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from '../../config/common-passwords.ts';
 import type { Executor } from '../../db/client.ts';
 import {
   audits,
@@ -47,6 +48,7 @@ export const audits$ = defineServerResource({
     auditCode: audits.auditCode,
     action: audits.action,
     collection: audits.collection,
+    recordCode: audits.recordCode,
     changes: audits.changes,
     before: audits.before,
     after: audits.after,
@@ -142,7 +144,7 @@ export const roles$ = defineServerResource({
     },
   ],
   async toRow(input) {
-    return { roleName: input.roleName, roleDescription: input.roleDescription };
+    return { roleName: input.roleName, roleDescription: input.roleDescription, requireMfa: input.requireMfa };
   },
   /**
    * Only permissions the actor holds may be added. Those the role already has stay even when
@@ -245,6 +247,12 @@ export const users$ = defineServerResource({
     }
     if (input && !(await withinReach(tx, input.roleCode, held))) {
       throw forbidden('You cannot assign a role with permissions you do not hold');
+    }
+  },
+  // ASVS 6.2.4: a password from the list of common and breached ones is refused here too.
+  async validate(input) {
+    if (input.password && isCommonPassword(input.password)) {
+      throw badRequest(COMMON_PASSWORD_MESSAGE, [{ field: 'password', message: COMMON_PASSWORD_MESSAGE }]);
     }
   },
   // A reset is worth an audit line of its own; the record itself never shows the password.

@@ -83,9 +83,10 @@ describe('audit of sign-in, failed sign-in and sign-out', () => {
     expect(await t.handle.db.$count(audits, sql`${audits.collection} <> 'auth'`)).toBe(before);
   });
 
-  it('cannot be changed or deleted through the API: only the two read calls exist', async () => {
+  it('cannot be changed or deleted through the API: only the three read calls exist', async () => {
     const auditRoutes = allRoutes().filter((r) => /Audit/i.test(r.path));
     expect(auditRoutes.map((r) => `${r.method} ${r.path}`).sort()).toEqual([
+      'GET ExportAudits',
       'GET GetAudits',
       'POST GetAuditByCode',
     ]);

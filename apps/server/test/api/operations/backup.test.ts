@@ -1,4 +1,4 @@
-import { rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -49,6 +49,8 @@ describe('a backup, changes, and a restore', () => {
   let before: Record<string, TableSummary>;
 
   it('backs up the database into one file', { timeout: 120_000 }, async () => {
+    // The embedded database's directory also holds the key two-factor secrets are sealed with.
+    if (embedded) await writeFile(join(target.dataDir, 'secret.key'), 'the-key-of-this-database');
     before = await summariseTables(target);
     expect(before.users?.rows).toBe(1);
     expect(before.role_permissions?.rows).toBeGreaterThan(10);
@@ -82,6 +84,8 @@ describe('a backup, changes, and a restore', () => {
     const rows = tables.reduce((n, t) => n + t.rows, 0);
     expect(run.stdout.trim()).toBe(`Restored ${file}: ${tables.length} tables, ${rows} rows`);
     expect(await summariseTables(target)).toEqual(before);
+    if (embedded)
+      expect(await readFile(join(target.dataDir, 'secret.key'), 'utf8')).toBe('the-key-of-this-database');
   });
 });
 

@@ -2,7 +2,7 @@ import { and, eq, isNull, ne } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { withAuditContext } from '../../../src/audit/context.ts';
-import { recordAudit, recordAudits } from '../../../src/audit/recorder.ts';
+import { type AuditEntry, recordAudit, recordAudits } from '../../../src/audit/recorder.ts';
 import { audits } from '../../../src/db/schema/index.ts';
 import { ADMIN_PASSWORD, createTestApp } from '../../support/app.ts';
 import { sharedFixture } from '../../support/fixture.ts';
@@ -163,7 +163,7 @@ describe('X-Request-Id', () => {
   });
 
   it('reaches bulk entries too, and is null for entries made outside a request', async () => {
-    const entry = { action: 'IMPORT', collection: 'test', after: { n: 1 }, actor: null };
+    const entry: AuditEntry = { action: 'IMPORT', collection: 'test', after: { n: 1 }, actor: null };
     await withAuditContext({ requestId: 'bulk-1' }, () => recordAudits(t.handle.db, [entry, entry]));
     expect(await auditOf('bulk-1')).toHaveLength(2);
 

@@ -124,6 +124,7 @@ describe('audit logs', () => {
       auditCode: expect.stringMatching(/^AUDIT-[0-9A-Z]{16}$/),
       action: 'UPDATE',
       collection: 'genders',
+      recordCode: gender.genderCode,
       changes: {},
       before: gender,
       after: expect.objectContaining({ genderCode: gender.genderCode, genderName: 'Audited' }),

@@ -1,4 +1,4 @@
-import { RESOURCES, type ResourceDef } from '@wfc/contract';
+import { AUDIT_MODULES, filterRangeErrors, RESOURCES, type ResourceDef } from '@wfc/contract';
 import { getTableConfig } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -100,5 +100,36 @@ describe('the route table', () => {
     );
     const unnamed = routes.filter((r) => !named.has(r.path) && !r.path.startsWith('ProfilePicture'));
     expect(unnamed.map((r) => r.path)).toEqual([]);
+  });
+});
+
+describe('list filters', () => {
+  it('name a column of their resource', () => {
+    for (const def of RESOURCES) {
+      const res = serverHalf(def);
+      for (const f of def.filters)
+        expect(shapeColumn(res.shape, f.path), `${def.label}: ${f.param}`).toBeDefined();
+    }
+  });
+
+  it("offer every module whose records are written, in the audit log's Module filter", () => {
+    const written = RESOURCES.filter(
+      (def) => def.endpoints.create || def.endpoints.update || def.endpoints.delete,
+    );
+    expect(written.length).toBeGreaterThan(5);
+    for (const def of written) expect(AUDIT_MODULES, def.label).toContain(def.listSegment);
+  });
+
+  it('say a range whose end comes before its start, on the end', () => {
+    const range = [
+      { param: 'from', label: 'From', path: 'createdAt', match: 'from' },
+      { param: 'to', label: 'To', path: 'createdAt', match: 'to' },
+    ] as const;
+    expect(filterRangeErrors(range, { from: '2026-03-02', to: '2026-03-01' })).toEqual([
+      { field: 'to', message: 'To must not be before From' },
+    ]);
+    expect(filterRangeErrors(range, { from: '2026-03-01', to: '2026-03-01' })).toEqual([]);
+    expect(filterRangeErrors(range, { from: '2026-03-02' })).toEqual([]);
+    expect(filterRangeErrors(range, { to: '2026-03-01' })).toEqual([]);
   });
 });

@@ -1,0 +1,108 @@
+import FilterAltOffIcon from '@mui/icons-material/FilterAltOffOutlined';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import MenuItem from '@mui/material/MenuItem';
+import TextField from '@mui/material/TextField';
+import type { ListFilterDef } from '@wfc/contract';
+import { type FormEvent, useEffect, useState } from 'react';
+
+interface Props {
+  filters: readonly ListFilterDef[];
+  values: Readonly<Record<string, string>>;
+  onChange(values: Record<string, string>): void;
+}
+
+const ANY = 'Any';
+
+/**
+ * A list's own filters beside the keyword (the audit log's user, module, action and dates). A
+ * choice or a date applies at once; typed text applies on Enter, as the keyword does.
+ */
+export function ListFilters({ filters, values, onChange }: Props) {
+  const [typed, setTyped] = useState<Record<string, string>>({ ...values });
+  // Back navigation or a link can change the filters under the fields.
+  useEffect(() => setTyped({ ...values }), [values]);
+  const apply = (param: string, value: string) => onChange({ ...values, [param]: value });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    onChange({ ...values, ...typed });
+  };
+  const active = Object.values(values).some((v) => v !== '');
+  // A range cannot end before it starts: each date bounds the other.
+  const bound = (f: ListFilterDef) => {
+    const other = filters.find((o) => o.path === f.path && o.match === (f.match === 'from' ? 'to' : 'from'));
+    const value = other ? values[other.param] : undefined;
+    return value ? { [f.match === 'from' ? 'max' : 'min']: value } : {};
+  };
+
+  return (
+    <Box
+      component="form"
+      role="search"
+      aria-label="Filters"
+      onSubmit={submit}
+      sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1.5, width: '100%' }}
+    >
+      {filters.map((f) => {
+        const id = `filter-${f.param}`;
+        const common = {
+          id,
+          label: f.label,
+          size: 'small' as const,
+          sx: { flex: { xs: '1 1 140px', sm: '0 1 180px' } },
+        };
+        if (f.match === 'from' || f.match === 'to') {
+          return (
+            <TextField
+              key={f.param}
+              {...common}
+              type="date"
+              value={values[f.param] ?? ''}
+              onChange={(e) => apply(f.param, e.target.value)}
+              slotProps={{ inputLabel: { shrink: true }, htmlInput: bound(f) }}
+            />
+          );
+        }
+        if (f.choices) {
+          return (
+            <TextField
+              key={f.param}
+              {...common}
+              select
+              value={values[f.param] ?? ''}
+              onChange={(e) => apply(f.param, e.target.value)}
+              slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+            >
+              <MenuItem value="">{ANY}</MenuItem>
+              {f.choices.map((choice) => (
+                <MenuItem key={choice} value={choice}>
+                  {choice}
+                </MenuItem>
+              ))}
+            </TextField>
+          );
+        }
+        return (
+          <TextField
+            key={f.param}
+            {...common}
+            value={typed[f.param] ?? ''}
+            placeholder={ANY}
+            onChange={(e) => setTyped({ ...typed, [f.param]: e.target.value })}
+            onBlur={() => {
+              if ((typed[f.param] ?? '') !== (values[f.param] ?? '')) onChange({ ...values, ...typed });
+            }}
+            slotProps={{ inputLabel: { shrink: true } }}
+          />
+        );
+      })}
+      {/* Enter in a text filter submits the form; the button stays out of sight and of the tab order. */}
+      <button type="submit" hidden aria-hidden tabIndex={-1} />
+      {active && (
+        <Button size="small" startIcon={<FilterAltOffIcon />} onClick={() => onChange({})}>
+          Clear filters
+        </Button>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,209 @@
+import HistoryIcon from '@mui/icons-material/History';
+import OpenInNewIcon from '@mui/icons-material/OpenInNew';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import { alpha, type Theme } from '@mui/material/styles';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { useQuery } from '@tanstack/react-query';
+import { RESOURCE_BY_KEY, RESOURCES, type ResourceDef } from '@wfc/contract';
+import { api } from '../../api/client';
+import { queryKeys } from '../../api/queryKeys';
+import { ScreenHeader } from '../../ui/ScreenHeader';
+import { EMPTY_CELL, formatCell } from '../format';
+import type { FormMode } from '../formValues';
+import { DEFAULT_TABLE_QUERY } from '../listQuery';
+import { listPath, useNavigateWithBack, viewPath } from '../paths';
+import { formTitle, type RecordFormProps, RecordScreen } from '../RecordScreen';
+import { useRecordPermissions } from '../useRecordPermissions';
+import { auditDiff, type DiffRow } from './auditDiff';
+
+/** The audit log's view: who did what when, and the change as the record's fields side by side. */
+export function AuditView({ def, mode }: { def: ResourceDef; mode: FormMode }) {
+  return (
+    <RecordScreen def={def} mode={mode}>
+      {(props) => <AuditEntry {...props} />}
+    </RecordScreen>
+  );
+}
+
+/** A changed field stands out by a tint and by its 'Changed' label, not by colour alone. */
+const changedRow = (theme: Theme) => ({ '& td': { bgcolor: alpha(theme.palette.warning.main, 0.1) } });
+
+const text = (v: unknown) => (typeof v === 'string' && v ? v : '');
+
+function AuditEntry({ def, mode, record, back }: RecordFormProps) {
+  // A phone has no room for three columns: each field becomes a block of its own.
+  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
+  const entry = record ?? {};
+  const rows = auditDiff(entry.before, entry.after, entry.changes);
+  const user = entry.user && typeof entry.user === 'object' ? new Map(Object.entries(entry.user)) : undefined;
+  const target = RESOURCES.find((r) => r.listSegment === entry.collection);
+  const recordCode = text(entry.recordCode);
+  const facts: [string, string][] = [
+    ['Action', text(entry.action)],
+    ['Module', text(entry.collection)],
+    ['User', text(user?.get('username'))],
+    ['Created At', formatCell(entry, { path: 'createdAt', label: 'Created At', format: 'datetime' })],
+    ['Record', recordCode],
+  ];
+  return (
+    <Box>
+      <ScreenHeader title={formTitle(def, mode)} back={back.to} backState={back.state} />
+      <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
+        <Box
+          component="dl"
+          sx={{
+            display: 'grid',
+            gridTemplateColumns: { xs: '1fr', sm: 'max-content 1fr' },
+            gap: 1,
+            columnGap: 3,
+            m: 0,
+          }}
+        >
+          {facts.map(([label, value]) => (
+            <Box key={label} sx={{ display: 'contents' }}>
+              <Typography component="dt" color="text.secondary" sx={{ fontWeight: 600 }}>
+                {label}
+              </Typography>
+              <Typography component="dd" sx={{ m: 0, overflowWrap: 'anywhere' }}>
+                {value || EMPTY_CELL}
+              </Typography>
+            </Box>
+          ))}
+        </Box>
+        {target && recordCode && <RecordLink def={target} code={recordCode} />}
+        <Typography component="h2" variant="h6" sx={{ mt: 3, mb: 1 }}>
+          Changes
+        </Typography>
+        {rows.length === 0 ? (
+          <Typography color="text.secondary">No record data was kept for this entry.</Typography>
+        ) : phone ? (
+          <ChangeList rows={rows} />
+        ) : (
+          <ChangeTable rows={rows} />
+        )}
+      </Paper>
+    </Box>
+  );
+}
+
+/**
+ * A way to the record the entry is about, while it exists and the user may view it, and to its
+ * whole history. Whether it still exists is read from the log itself (a DELETE entry), so a
+ * deleted record costs no failed request.
+ */
+function RecordLink({ def, code }: { def: ResourceDef; code: string }) {
+  const allowed = useRecordPermissions(def);
+  const go = useNavigateWithBack();
+  const filters = { collection: def.listSegment, recordCode: code };
+  const deleted = useQuery({
+    queryKey: queryKeys.registry.list('audit', 'GetAudits', '', {
+      ...DEFAULT_TABLE_QUERY,
+      limit: 1,
+      filters: { ...filters, action: 'DELETE' },
+    }),
+    queryFn: () => api.get<unknown[]>('GetAudits', { ...filters, action: 'DELETE', limit: 1 }),
+    enabled: allowed.view,
+  });
+  const history = `${listPath(RESOURCE_BY_KEY.audit)}?${new URLSearchParams(filters)}`;
+  return (
+    <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1.5, mt: 2 }}>
+      {allowed.view && deleted.data?.total === 0 && (
+        <Button variant="outlined" startIcon={<OpenInNewIcon />} onClick={() => go(viewPath(def, code))}>
+          View {def.label}
+        </Button>
+      )}
+      {allowed.view && (deleted.data?.total ?? 0) > 0 && (
+        <Typography color="text.secondary">This {def.label.toLowerCase()} has been deleted.</Typography>
+      )}
+      <Button startIcon={<HistoryIcon />} onClick={() => go(history)}>
+        History of this record
+      </Button>
+    </Box>
+  );
+}
+
+const mono = { fontFamily: 'monospace', overflowWrap: 'anywhere' } as const;
+
+// The label's text keeps the page's own colour: orange text on the tint would fail contrast.
+const ChangedLabel = () => (
+  <Chip
+    label="Changed"
+    size="small"
+    variant="outlined"
+    sx={{ ml: 1, borderColor: 'warning.main', color: 'text.primary' }}
+  />
+);
+
+function ChangeTable({ rows }: { rows: readonly DiffRow[] }) {
+  return (
+    <TableContainer sx={{ overflowX: 'auto' }}>
+      <Table size="small" aria-label="Changes">
+        <TableHead>
+          <TableRow>
+            <TableCell sx={{ fontWeight: 600 }}>Field</TableCell>
+            <TableCell sx={{ fontWeight: 600 }}>Before</TableCell>
+            <TableCell sx={{ fontWeight: 600 }}>After</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {rows.map((row) => (
+            <TableRow
+              key={row.field}
+              data-changed={row.changed || undefined}
+              sx={row.changed ? changedRow : undefined}
+            >
+              <TableCell sx={{ whiteSpace: 'nowrap', verticalAlign: 'top' }}>
+                {row.field}
+                {row.changed && <ChangedLabel />}
+              </TableCell>
+              <TableCell sx={{ ...mono, verticalAlign: 'top' }}>{row.before || EMPTY_CELL}</TableCell>
+              <TableCell sx={{ ...mono, verticalAlign: 'top' }}>{row.after || EMPTY_CELL}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
+
+function ChangeList({ rows }: { rows: readonly DiffRow[] }) {
+  return (
+    <Stack component="ul" aria-label="Changes" spacing={1} sx={{ listStyle: 'none', p: 0, m: 0 }}>
+      {rows.map((row) => (
+        <Box
+          component="li"
+          key={row.field}
+          data-changed={row.changed || undefined}
+          sx={[
+            { border: 1, borderColor: 'divider', borderRadius: 1, p: 1.5 },
+            (theme: Theme) => (row.changed ? { bgcolor: alpha(theme.palette.warning.main, 0.1) } : {}),
+          ]}
+        >
+          <Typography sx={{ fontWeight: 600 }}>
+            {row.field}
+            {row.changed && <ChangedLabel />}
+          </Typography>
+          {(['before', 'after'] as const).map((side) => (
+            <Typography key={side} variant="body2" sx={mono}>
+              <Box component="span" sx={{ color: 'text.secondary', fontFamily: 'inherit' }}>
+                {side === 'before' ? 'Before: ' : 'After: '}
+              </Box>
+              {row[side] || EMPTY_CELL}
+            </Typography>
+          ))}
+        </Box>
+      ))}
+    </Stack>
+  );
+}
