@@ -275,6 +275,46 @@ describe('turning two-factor off, and an administrator resetting it', () => {
   });
 });
 
+describe('the password checks of enrolment and turning off are throttled as sign-ins are', () => {
+  const tooMany = 'Too many failed sign-in attempts; try again later';
+
+  it('StartMfaEnrollment: 429 with Retry-After once wrong passwords reach the limit, even the right one', async () => {
+    const user = await t.userWith([]);
+    for (let i = 0; i < 5; i++) {
+      const wrong = await t.post(
+        'StartMfaEnrollment',
+        { currentPassword: `wrong-password-${i}` },
+        user.cookie,
+      );
+      expect(wrong.statusCode).toBe(400);
+    }
+    const res = await t.post('StartMfaEnrollment', { currentPassword: USER_PASSWORD }, user.cookie);
+    expect(expectEnvelope(res, 429).message).toBe(tooMany);
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    expect(await t.handle.db.$count(userMfa, eq(userMfa.userCode, user.userCode))).toBe(0);
+  });
+
+  it('DisableMfa: 429 with Retry-After once wrong passwords reach the limit; two-factor stays on', async () => {
+    const user = await t.userWith([]);
+    const { secret } = await enrol(t, user.cookie, USER_PASSWORD);
+    for (let i = 0; i < 5; i++) {
+      await t.post(
+        'DisableMfa',
+        { currentPassword: `wrong-password-${i}`, code: codeAt(secret) },
+        user.cookie,
+      );
+    }
+    const res = await t.post(
+      'DisableMfa',
+      { currentPassword: USER_PASSWORD, code: codeAt(secret) },
+      user.cookie,
+    );
+    expect(expectEnvelope(res, 429).message).toBe(tooMany);
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    expect(await t.handle.db.$count(userMfa, eq(userMfa.userCode, user.userCode))).toBe(1);
+  });
+});
+
 describe('a role that requires two-factor', () => {
   it('is a switch of CreateRole and UpdateRole, shown in role records; its users may only enrol until they have', async () => {
     const admin = await t.login();
