@@ -24,6 +24,7 @@ import type { Option } from './ResourceSelect';
 import { SubmitRow } from './SubmitRow';
 import { UNSAVED_FORM_TEXT, useApplyDraft } from './unsaved';
 import { useConflictActions } from './useConflictActions';
+import { ViewActions } from './ViewActions';
 
 interface Props {
   def: ResourceDef;
@@ -119,7 +120,14 @@ function EntityForm({ def, mode, code, record, back }: RecordFormProps) {
         title={formTitle(def, mode)}
         back={back.to}
         backState={back.state}
-        actions={subListButtons}
+        actions={
+          mode === 'view' ? (
+            <>
+              {subListButtons}
+              <ViewActions def={def} code={code} record={record} back={back} />
+            </>
+          ) : undefined
+        }
       />
       <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 }, maxWidth: 880 }}>
         <Box component="form" noValidate onSubmit={submit} aria-label={formTitle(def, mode)}>

@@ -8,6 +8,9 @@ export const REGISTRY = '/registry';
 const enc = encodeURIComponent;
 
 export const listPath = (def: ResourceDef) => `${REGISTRY}/${def.listSegment}`;
+/** The audit log filtered to one record: everything that happened to it. */
+export const historyPath = (def: ResourceDef, code: string) =>
+  `${REGISTRY}/audit-logs?${new URLSearchParams({ collection: def.listSegment, recordCode: code })}`;
 export const viewPath = (def: ResourceDef, code: string) => `${REGISTRY}/${def.itemSegment}/${enc(code)}`;
 export const createPath = (def: ResourceDef) => `${REGISTRY}/${def.itemSegment}/create`;
 export const editPath = (def: ResourceDef, code: string) =>

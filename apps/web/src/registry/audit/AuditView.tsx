@@ -15,14 +15,14 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useQuery } from '@tanstack/react-query';
-import { RESOURCE_BY_KEY, RESOURCES, type ResourceDef } from '@wfc/contract';
+import { RESOURCES, type ResourceDef } from '@wfc/contract';
 import { api } from '../../api/client';
 import { queryKeys } from '../../api/queryKeys';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { EMPTY_CELL, formatCell } from '../format';
 import type { FormMode } from '../formValues';
 import { DEFAULT_TABLE_QUERY } from '../listQuery';
-import { listPath, useNavigateWithBack, viewPath } from '../paths';
+import { historyPath, useNavigateWithBack, viewPath } from '../paths';
 import { formTitle, type RecordFormProps, RecordScreen } from '../RecordScreen';
 import { useRecordPermissions } from '../useRecordPermissions';
 import { auditDiff, type DiffRow } from './auditDiff';
@@ -115,7 +115,6 @@ function RecordLink({ def, code }: { def: ResourceDef; code: string }) {
     queryFn: () => api.get<unknown[]>('GetAudits', { ...filters, action: 'DELETE', limit: 1 }),
     enabled: allowed.view,
   });
-  const history = `${listPath(RESOURCE_BY_KEY.audit)}?${new URLSearchParams(filters)}`;
   return (
     <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1.5, mt: 2 }}>
       {allowed.view && deleted.data?.total === 0 && (
@@ -126,7 +125,7 @@ function RecordLink({ def, code }: { def: ResourceDef; code: string }) {
       {allowed.view && (deleted.data?.total ?? 0) > 0 && (
         <Typography color="text.secondary">This {def.label.toLowerCase()} has been deleted.</Typography>
       )}
-      <Button startIcon={<HistoryIcon />} onClick={() => go(history)}>
+      <Button startIcon={<HistoryIcon />} onClick={() => go(historyPath(def, code))}>
         History of this record
       </Button>
     </Box>

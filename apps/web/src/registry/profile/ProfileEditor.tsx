@@ -20,6 +20,7 @@ import { formTitle, type RecordFormProps } from '../RecordScreen';
 import { SubmitRow } from '../SubmitRow';
 import { UNSAVED_FORM_TEXT, useApplyDraft } from '../unsaved';
 import { useConflictActions } from '../useConflictActions';
+import { ViewActions } from '../ViewActions';
 import { AddressFields } from './AddressFields';
 import { PersonalDetails } from './PersonalDetails';
 import type { ProfileFormParts } from './ProfileLayout';
@@ -156,7 +157,14 @@ export function ProfileEditor({ def, mode, code, record, back, picture, pictureE
   const title = formTitle(def, mode);
   return (
     <Box>
-      <ScreenHeader title={title} back={back.to} backState={back.state} />
+      <ScreenHeader
+        title={title}
+        back={back.to}
+        backState={back.state}
+        actions={
+          mode === 'view' ? <ViewActions def={def} code={code} record={record} back={back} /> : undefined
+        }
+      />
       <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 }, maxWidth: 1080 }}>
         <Box component="form" noValidate onSubmit={submit} aria-label={title}>
           <Box sx={{ display: 'flex', flexDirection: 'column', gap: 4 }}>
