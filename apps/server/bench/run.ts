@@ -142,6 +142,9 @@ async function load(path: string, init: Partial<autocannon.Options> = {}, base =
   };
 }
 
+/** A date this many days before today, as the audit filters take it. */
+const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
+
 // A username of the generated data: its records are about 1 in 5,000.
 const someUsername = (
   await one<{ u: string }>('select username as u from users order by id offset 100 limit 1')
@@ -185,6 +188,31 @@ const LISTS: { name: string; res: ServerResource; query: Record<string, string>;
     name: 'GetAudits keyword (an action)',
     res: audits$,
     query: { keyword: 'delete', sortField: 'createdAt', sortValue: 'desc', page: '1', limit: '10' },
+    p99: 100,
+  },
+  {
+    name: 'GetAudits filtered (module, action, a month)',
+    res: audits$,
+    query: {
+      collection: 'roles',
+      action: 'DELETE',
+      from: daysAgo(60),
+      to: daysAgo(30),
+      page: '1',
+      limit: '10',
+    },
+    p99: 100,
+  },
+  {
+    name: 'GetAudits filtered (a user, 90 days)',
+    res: audits$,
+    query: { username: someUsername, from: daysAgo(90), page: '1', limit: '10' },
+    p99: 100,
+  },
+  {
+    name: 'GetAudits filtered (module, action) + keyword',
+    res: audits$,
+    query: { collection: 'employees', action: 'UPDATE', keyword: 'schultz', page: '1', limit: '10' },
     p99: 100,
   },
 ];
