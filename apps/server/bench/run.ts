@@ -221,6 +221,18 @@ const listPath = (l: (typeof LISTS)[number]) =>
 const serverRps = new Map<string, number>();
 const uncachedRps = new Map<string, number>();
 
+/** A second server on the same data and sessions that keeps nothing: every request a cache miss. */
+const startUncachedServer = () =>
+  startServer({
+    DATABASE_URL: dbUrl,
+    PORT: String(Number(args.port) + 1),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    DEMO_DATA: 'false',
+    WEB_DIST: '/nonexistent/',
+    QUERY_CACHE_MB: '0',
+  });
+
 /** The lists once against `base`; `cached` says whether that server keeps pages. */
 async function benchLists(base: string, cached: boolean) {
   for (const l of LISTS) {
@@ -246,15 +258,7 @@ try {
     await benchLists(server.url, true);
     // Every request a cache miss: a second server that keeps nothing, on the same data and sessions.
     console.log('\nList pages, uncached (QUERY_CACHE_MB=0: the SQL runs for every request)');
-    const uncached = await startServer({
-      DATABASE_URL: dbUrl,
-      PORT: String(Number(args.port) + 1),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      DEMO_DATA: 'false',
-      WEB_DIST: '/nonexistent/',
-      QUERY_CACHE_MB: '0',
-    });
+    const uncached = await startUncachedServer();
     try {
       await benchLists(uncached.url, false);
     } finally {
@@ -339,15 +343,7 @@ async function benchPerformancePages() {
     false,
   );
   // Every request a cache miss: a second server that keeps nothing, on the same data and sessions.
-  const uncached = await startServer({
-    DATABASE_URL: dbUrl,
-    PORT: String(Number(args.port) + 1),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    DEMO_DATA: 'false',
-    WEB_DIST: '/nonexistent/',
-    QUERY_CACHE_MB: '0',
-  });
+  const uncached = await startUncachedServer();
   try {
     for (const sortField of ['yearly', 'daily', 'name']) {
       pageReport(
@@ -387,15 +383,7 @@ async function benchInsights() {
   ).rows.map((r) => r.c);
   const from = new Date(Date.now() - 365 * 86_400_000).toISOString().slice(0, 10);
   const pick = <T>(list: readonly T[]) => list[Math.floor(Math.random() * list.length)]!;
-  const uncached = await startServer({
-    DATABASE_URL: dbUrl,
-    PORT: String(Number(args.port) + 1),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    DEMO_DATA: 'false',
-    WEB_DIST: '/nonexistent/',
-    QUERY_CACHE_MB: '0',
-  });
+  const uncached = await startUncachedServer();
   const scenario = (name: string, r: Awaited<ReturnType<typeof load>>, p99: number) =>
     report(
       {

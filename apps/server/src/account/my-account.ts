@@ -1,11 +1,11 @@
 import { changeMyPasswordSchema, endMySessionSchema, mySessionRecordSchema } from '@wfc/contract';
 import { and, eq } from 'drizzle-orm';
 import { hashPassword } from '../auth/passwords.ts';
-import { revokeOtherSessions, sessionCookieOptions } from '../auth/sessions.ts';
+import { revokeOtherSessions } from '../auth/sessions.ts';
 import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from '../config/common-passwords.ts';
 import { sessions, users } from '../db/schema/index.ts';
 import { ApiError, badRequest, notFound } from '../http/envelope.ts';
-import { defineRoute, sessionAccess, sessionCookieName } from '../http/routes.ts';
+import { clearSessionCookie, defineRoute, sessionAccess } from '../http/routes.ts';
 import { countOf, recordAccountEvent } from './events.ts';
 import { listSessions } from './sessions-list.ts';
 import { confirmPassword } from './sign-in.ts';
@@ -86,10 +86,7 @@ export const myAccountRoutes = [
         await recordAccountEvent(tx, 'SESSION_ENDED', actor, actor, { sessionCode: body.sessionCode });
         return row;
       });
-      if (ended.idHash === session.idHash) {
-        const secure = services.config.COOKIE_SECURE;
-        reply.clearCookie(sessionCookieName(secure), sessionCookieOptions(secure));
-      }
+      if (ended.idHash === session.idHash) clearSessionCookie(reply, services.config.COOKIE_SECURE);
       return { message: 'The session was ended' };
     },
   }),

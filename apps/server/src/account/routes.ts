@@ -4,11 +4,11 @@ import { z } from 'zod';
 import { recordAudit } from '../audit/recorder.ts';
 import { burnPasswordCheck, verifyPassword } from '../auth/passwords.ts';
 import { loadSessionUser } from '../auth/session-user.ts';
-import { revokeSession, sessionCookieOptions } from '../auth/sessions.ts';
+import { revokeSession } from '../auth/sessions.ts';
 import { attemptSucceeded, giveBackAttempt } from '../auth/throttle.ts';
 import { sessions, users } from '../db/schema/index.ts';
 import { ApiError } from '../http/envelope.ts';
-import { defineRoute, publicAccess, sessionAccess, sessionCookieName } from '../http/routes.ts';
+import { clearSessionCookie, defineRoute, publicAccess, sessionAccess } from '../http/routes.ts';
 import { mfaEnabled, mfaRoutes, openChallenge } from './mfa.ts';
 import { myAccountRoutes } from './my-account.ts';
 import { oidcRoutes } from './oidc.ts';
@@ -85,8 +85,7 @@ const signInRoutes = [
           actor,
         });
       });
-      const secure = services.config.COOKIE_SECURE;
-      reply.clearCookie(sessionCookieName(secure), sessionCookieOptions(secure));
+      clearSessionCookie(reply, services.config.COOKIE_SECURE);
       return { message: 'Logged out successfully' };
     },
   }),

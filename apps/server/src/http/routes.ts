@@ -129,6 +129,11 @@ export function sessionCookieName(secure: boolean) {
   return secure ? '__Host-sid' : 'sid';
 }
 
+/** Removes the session cookie with the attributes it was set with (else browsers keep it). */
+export function clearSessionCookie(reply: FastifyReply, secure: boolean) {
+  reply.clearCookie(sessionCookieName(secure), sessionCookieOptions(secure));
+}
+
 function parseWith(schema: ZodType | undefined, value: unknown): unknown {
   if (!schema) return value;
   const parsed = schema.safeParse(value ?? {});
@@ -154,7 +159,7 @@ function accessCheck(route: ApiRoute, services: Services, cookieName: string) {
     if (sid) session = (await resolveSession(services.db, sid, services.sessionPolicy)) ?? null;
     req.session = session;
     if (!session && route.access.kind !== 'public') {
-      if (sid) reply.clearCookie(cookieName, sessionCookieOptions(services.config.COOKIE_SECURE));
+      if (sid) clearSessionCookie(reply, services.config.COOKIE_SECURE);
       throw new ApiError(401, 'Not signed in');
     }
     if (session?.mfaSetupRequired && !route.duringMfaSetup) {

@@ -244,7 +244,7 @@ export function exportCell(record: Row, path: string): string {
   const value = path
     .split('.')
     .reduce<unknown>(
-      (v, key) => (v && typeof v === 'object' ? new Map(Object.entries(v)).get(key) : undefined),
+      (v, key) => (v && typeof v === 'object' ? Object.getOwnPropertyDescriptor(v, key)?.value : undefined),
       record,
     );
   if (value === null || value === undefined) return '';

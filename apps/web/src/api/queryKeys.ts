@@ -19,12 +19,8 @@ export const queryKeys = {
     all: REGISTRY,
     lists: (resource: ResourceKey) => [...REGISTRY, resource, 'list'] as const,
     /** A module's list or a parent's sub-list (`endpoint` tells them apart), one page of it. */
-    list: (
-      resource: ResourceKey,
-      endpoint: string,
-      parentCode: string,
-      query: PageQuery & { filters?: Readonly<Record<string, string>> },
-    ) => [...REGISTRY, resource, 'list', endpoint, parentCode, query] as const,
+    list: (resource: ResourceKey, endpoint: string, parentCode: string, query: PageQuery) =>
+      [...REGISTRY, resource, 'list', endpoint, parentCode, query] as const,
     record: (resource: ResourceKey, code: string) => [...REGISTRY, resource, 'record', code] as const,
     /** A saved profile picture, turned back into a file for the form. */
     profilePicture: (thumbnail: string) => [...REGISTRY, 'profile', 'picture', thumbnail] as const,

@@ -14,15 +14,13 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { useQuery } from '@tanstack/react-query';
-import { RESOURCES, type ResourceDef } from '@wfc/contract';
-import { api } from '../../api/client';
-import { queryKeys } from '../../api/queryKeys';
+import { RESOURCE_BY_KEY, RESOURCES, type ResourceDef } from '@wfc/contract';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { EMPTY_CELL, formatCell } from '../format';
 import type { FormMode } from '../formValues';
 import { DEFAULT_TABLE_QUERY } from '../listQuery';
 import { historyPath, useNavigateWithBack, viewPath } from '../paths';
+import { useListQuery } from '../queries';
 import { formTitle, type RecordFormProps, RecordScreen } from '../RecordScreen';
 import { useRecordPermissions } from '../useRecordPermissions';
 import { auditDiff, type DiffRow } from './auditDiff';
@@ -105,30 +103,32 @@ function AuditEntry({ def, mode, record, back }: RecordFormProps) {
 function RecordLink({ def, code }: { def: ResourceDef; code: string }) {
   const allowed = useRecordPermissions(def);
   const go = useNavigateWithBack();
-  const filters = { collection: def.listSegment, recordCode: code };
-  const deleted = useQuery({
-    queryKey: queryKeys.registry.list('audit', 'GetAudits', '', {
-      ...DEFAULT_TABLE_QUERY,
-      limit: 1,
-      filters: { ...filters, action: 'DELETE' },
-    }),
-    queryFn: () => api.get<unknown[]>('GetAudits', { ...filters, action: 'DELETE', limit: 1 }),
-    enabled: allowed.view,
-  });
   return (
     <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1.5, mt: 2 }}>
-      {allowed.view && deleted.data?.total === 0 && (
-        <Button variant="outlined" startIcon={<OpenInNewIcon />} onClick={() => go(viewPath(def, code))}>
-          View {def.label}
-        </Button>
-      )}
-      {allowed.view && (deleted.data?.total ?? 0) > 0 && (
-        <Typography color="text.secondary">This {def.label.toLowerCase()} has been deleted.</Typography>
-      )}
+      {allowed.view && <RecordState def={def} code={code} />}
       <Button startIcon={<HistoryIcon />} onClick={() => go(historyPath(def, code))}>
         History of this record
       </Button>
     </Box>
+  );
+}
+
+/** View {Label} while the record exists; that it was deleted otherwise. */
+function RecordState({ def, code }: { def: ResourceDef; code: string }) {
+  const go = useNavigateWithBack();
+  const deletions = useListQuery(RESOURCE_BY_KEY.audit, {
+    ...DEFAULT_TABLE_QUERY,
+    limit: 1,
+    filters: { collection: def.listSegment, recordCode: code, action: 'DELETE' },
+  });
+  const total = deletions.data?.total;
+  if (total === undefined) return null;
+  return total === 0 ? (
+    <Button variant="outlined" startIcon={<OpenInNewIcon />} onClick={() => go(viewPath(def, code))}>
+      View {def.label}
+    </Button>
+  ) : (
+    <Typography color="text.secondary">This {def.label.toLowerCase()} has been deleted.</Typography>
   );
 }
 
