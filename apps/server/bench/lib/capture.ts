@@ -45,7 +45,10 @@ export async function captureListSql(
       logger: { logQuery: (sql, params) => captured.push({ sql, params }) },
     }) as unknown as Database;
     const ctx = {
-      query: listQuerySchema({ flags: res.listFlags?.map((f) => f.param) }).parse(query),
+      query: listQuerySchema({
+        flags: res.listFlags?.map((f) => f.param),
+        filters: res.def.filters,
+      }).parse(query),
       session: { permissions: new Set([res.def.permissions.view]) },
       services: { db, cache: new QueryCache(undefined) },
     } as unknown as SessionContext<unknown, ParsedListQuery>;
