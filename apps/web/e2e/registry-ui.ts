@@ -47,7 +47,9 @@ export async function filterBy(page: Page, keyword: string) {
 /** Waits until the list shows this range label and no load is running. */
 export async function waitForRange(page: Page, text: string) {
   await rangeLabel(page, text).waitFor();
-  await expect.poll(() => page.getByRole('status').count()).toBe(0);
+  // Counted in the DOM, not the accessibility tree: while a menu closes it hides the page from
+  // assistive technology, and a load running then would not count.
+  await expect.poll(() => page.locator('[role="status"]').count()).toBe(0);
 }
 
 export async function selectRow(page: Page, name: string) {

@@ -4,7 +4,7 @@ import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import type { ListFilterDef } from '@wfc/contract';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 
 interface Props {
   filters: readonly ListFilterDef[];
@@ -14,18 +14,51 @@ interface Props {
 
 const ANY = 'Any';
 
+/** A filter typed as free text, applied on Enter or on leaving the field. */
+const isTyped = (f: ListFilterDef) => f.match !== 'from' && f.match !== 'to' && !f.choices;
+
+/** The filters' content, empty values left out, as the address carries them. */
+const filterKey = (values: Readonly<Record<string, string>>) =>
+  JSON.stringify(
+    Object.entries(values)
+      .filter(([, v]) => v !== '')
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
+
 /**
  * A list's own filters beside the keyword (the audit log's user, module, action and dates). A
  * choice or a date applies at once; typed text applies on Enter, as the keyword does.
  */
 export function ListFilters({ filters, values, onChange }: Props) {
   const [typed, setTyped] = useState<Record<string, string>>({ ...values });
-  // Back navigation or a link can change the filters under the fields.
-  useEffect(() => setTyped({ ...values }), [values]);
-  const apply = (param: string, value: string) => onChange({ ...values, [param]: value });
+  // The router commits a navigation as a transition, so a second choice made before the first
+  // has rendered would start from stale props: every change starts from the last one sent.
+  const sent = useRef<Record<string, string>>(values);
+  const ours = useRef(new Set<string>());
+  const valuesKey = filterKey(values);
+  // Back navigation or a link can change the filters under the fields; our own changes coming
+  // back through the address are not news.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: valuesKey stands for values' content
+  useEffect(() => {
+    if (ours.current.delete(valuesKey)) return;
+    ours.current.clear();
+    sent.current = values;
+    setTyped({ ...values });
+  }, [valuesKey]);
+  const send = (next: Record<string, string>) => {
+    sent.current = next;
+    ours.current.add(filterKey(next));
+    onChange(next);
+  };
+  const apply = (param: string, value: string) => send({ ...sent.current, [param]: value });
+  // Only the text filters' typed values: the others are as last sent.
+  const withTyped = () => ({
+    ...sent.current,
+    ...Object.fromEntries(filters.filter(isTyped).map((f) => [f.param, typed[f.param] ?? ''])),
+  });
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    onChange({ ...values, ...typed });
+    send(withTyped());
   };
   const active = Object.values(values).some((v) => v !== '');
   // A range cannot end before it starts: each date bounds the other.
@@ -90,7 +123,7 @@ export function ListFilters({ filters, values, onChange }: Props) {
             placeholder={ANY}
             onChange={(e) => setTyped({ ...typed, [f.param]: e.target.value })}
             onBlur={() => {
-              if ((typed[f.param] ?? '') !== (values[f.param] ?? '')) onChange({ ...values, ...typed });
+              if ((typed[f.param] ?? '') !== (sent.current[f.param] ?? '')) send(withTyped());
             }}
             slotProps={{ inputLabel: { shrink: true } }}
           />
@@ -99,7 +132,14 @@ export function ListFilters({ filters, values, onChange }: Props) {
       {/* Enter in a text filter submits the form; the button stays out of sight and of the tab order. */}
       <button type="submit" hidden aria-hidden tabIndex={-1} />
       {active && (
-        <Button size="small" startIcon={<FilterAltOffIcon />} onClick={() => onChange({})}>
+        <Button
+          size="small"
+          startIcon={<FilterAltOffIcon />}
+          onClick={() => {
+            setTyped({});
+            send({});
+          }}
+        >
           Clear filters
         </Button>
       )}
