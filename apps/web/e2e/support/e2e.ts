@@ -25,6 +25,8 @@ export interface NewPageOptions {
   viewport?: { width: number; height: number };
   /** Needed by checkA11y: the axe script is injected inline, which the app's CSP refuses. */
   bypassCSP?: boolean;
+  /** The system setting the page sees (prefers-color-scheme); Playwright's default is light. */
+  colorScheme?: 'light' | 'dark';
 }
 
 export interface AxeViolation {
@@ -92,6 +94,7 @@ export async function startE2E(overrides: ServerOverrides = {}): Promise<E2E> {
         viewport: opts.viewport ?? DESKTOP,
         bypassCSP: opts.bypassCSP ?? false,
         reducedMotion: 'reduce',
+        ...(opts.colorScheme ? { colorScheme: opts.colorScheme } : {}),
       };
       const context = await browser.newContext(contextOptions);
       const page = await context.newPage();

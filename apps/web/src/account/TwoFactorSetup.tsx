@@ -17,6 +17,7 @@ import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useAuth } from '../auth/auth';
 import { useSignOut } from '../auth/useSignOut';
+import { softShadow } from '../theme';
 import { notify } from '../ui/notify';
 import { PageHeading } from '../ui/PageHeading';
 import { confirmMfaEnrollment, startMfaEnrollment, useRefreshSessionUser } from './api';
@@ -86,7 +87,8 @@ function ConnectStep({
           data-testid="mfa-qr"
           sx={{
             p: 2,
-            bgcolor: '#fff',
+            // A scanner reads dark on light: the code keeps its white tile in the dark scheme too.
+            bgcolor: 'common.white',
             border: 1,
             borderColor: 'divider',
             borderRadius: 2,
@@ -111,7 +113,7 @@ function ConnectStep({
             fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace',
             fontSize: '1.05rem',
             letterSpacing: '0.05em',
-            bgcolor: 'rgba(0,151,70,0.06)',
+            bgcolor: (theme) => theme.alpha(theme.vars.palette.brand.main, 0.06),
             borderRadius: 1,
             px: 1.5,
             py: 1,
@@ -181,7 +183,7 @@ function RecoveryCodesStep({ codes, onDone }: { codes: string[]; onDone: () => v
           display: 'grid',
           gridTemplateColumns: { xs: '1fr 1fr', sm: 'repeat(5, 1fr)' },
           gap: 1.5,
-          bgcolor: 'rgba(0,151,70,0.06)',
+          bgcolor: (theme) => theme.alpha(theme.vars.palette.brand.main, 0.06),
           borderRadius: 2,
           fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace',
           fontSize: '1rem',
@@ -250,7 +252,7 @@ export function TwoFactorSetupPage() {
           Your role requires two-factor sign-in. Set it up to continue to the console.
         </Alert>
       )}
-      <Card sx={{ boxShadow: '0 8px 28px rgba(23,33,43,0.06)' }}>
+      <Card sx={{ boxShadow: softShadow('0 8px 28px', 0.06) }}>
         <CardContent sx={{ p: { xs: 2.5, sm: 4 } }}>
           <Stepper activeStep={step} alternativeLabel sx={{ mb: 4 }}>
             {STEPS.map((label) => (

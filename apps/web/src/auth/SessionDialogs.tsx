@@ -14,7 +14,6 @@ import { useMutation } from '@tanstack/react-query';
 import type { SessionUser } from '@wfc/contract';
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { api, errorMessage } from '../api/client';
-import { BRAND_GREEN } from '../theme';
 import { notify } from '../ui/notify';
 import { Spinner } from '../ui/Spinner';
 import { usePasswordVisibility } from '../ui/usePasswordVisibility';
@@ -33,7 +32,7 @@ const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().t
 function DialogHeading({ id, icon, children }: { id: string; icon: ReactNode; children: ReactNode }) {
   return (
     <DialogTitle id={id} component="div" sx={{ display: 'flex', alignItems: 'center', gap: 1.5, pb: 1 }}>
-      <Avatar sx={{ bgcolor: BRAND_GREEN, width: 40, height: 40 }} aria-hidden="true">
+      <Avatar sx={{ bgcolor: 'brand.main', color: 'common.white', width: 40, height: 40 }} aria-hidden="true">
         {icon}
       </Avatar>
       <Typography component="h2" variant="h3">

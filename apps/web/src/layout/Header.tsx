@@ -17,7 +17,7 @@ import { useEffect, useState } from 'react';
 import { NavLink, useLocation } from 'react-router';
 import { useAuth, useCan } from '../auth/auth';
 import { useSignOut } from '../auth/useSignOut';
-import { BRAND_GREEN, BRAND_GREEN_TEXT } from '../theme';
+import { ColorModeSwitch } from '../ui/ColorModeSwitch';
 import { visuallyHidden } from '../ui/paging';
 import { Spinner } from '../ui/Spinner';
 import { Logo } from './Logo';
@@ -54,15 +54,15 @@ function MenuLinks({ vertical, onNavigate }: { vertical: boolean; onNavigate: ()
             onClick={onNavigate}
             color="inherit"
             fullWidth={vertical}
-            sx={{
+            sx={(theme) => ({
               justifyContent: vertical ? 'flex-start' : 'center',
               px: 2,
               py: 1,
               color: 'text.primary',
               position: 'relative',
               '&.active': {
-                color: BRAND_GREEN_TEXT,
-                bgcolor: vertical ? 'rgba(0,151,70,0.08)' : 'transparent',
+                color: theme.vars.palette.brand.text,
+                bgcolor: vertical ? theme.alpha(theme.vars.palette.brand.main, 0.08) : 'transparent',
               },
               '&.active::after': vertical
                 ? undefined
@@ -74,9 +74,9 @@ function MenuLinks({ vertical, onNavigate }: { vertical: boolean; onNavigate: ()
                     bottom: -13,
                     height: 3,
                     borderRadius: 3,
-                    bgcolor: BRAND_GREEN,
+                    bgcolor: theme.vars.palette.brand.main,
                   },
-            }}
+            })}
           >
             {item.label}
           </Button>
@@ -110,7 +110,7 @@ function UserBadge() {
     <Box
       component={NavLink}
       to="/account"
-      sx={{
+      sx={(theme) => ({
         display: 'flex',
         alignItems: 'center',
         gap: 1,
@@ -120,12 +120,18 @@ function UserBadge() {
         borderRadius: 1,
         px: 1,
         py: 0.5,
-        '&:hover, &.active': { bgcolor: 'rgba(0,151,70,0.08)' },
-      }}
+        '&:hover, &.active': { bgcolor: theme.alpha(theme.vars.palette.brand.main, 0.08) },
+      })}
     >
       <Avatar
         aria-hidden="true"
-        sx={{ width: 32, height: 32, bgcolor: 'rgba(0,151,70,0.12)', color: BRAND_GREEN_TEXT, fontSize: 15 }}
+        sx={(theme) => ({
+          width: 32,
+          height: 32,
+          bgcolor: theme.alpha(theme.vars.palette.brand.main, 0.12),
+          color: theme.vars.palette.brand.text,
+          fontSize: 15,
+        })}
       >
         {user.username.slice(0, 1).toUpperCase()}
       </Avatar>
@@ -169,23 +175,35 @@ export function Header() {
     <AppBar
       position="sticky"
       color="inherit"
-      sx={{ borderBottom: 1, borderColor: 'divider', bgcolor: 'rgba(255,255,255,0.96)' }}
+      sx={(theme) => ({
+        borderBottom: 1,
+        borderColor: 'divider',
+        bgcolor: theme.alpha(theme.vars.palette.background.paper, 0.96),
+      })}
     >
       <Container maxWidth="xl">
-        <Toolbar disableGutters sx={{ minHeight: { xs: 64 }, gap: 3 }}>
+        <Toolbar disableGutters sx={{ minHeight: { xs: 64 }, gap: { xs: 1.5, sm: 3 } }}>
           <Logo onNavigate={onNavigate} />
           {isAuthenticated && wide && (
             <>
               <Box component="nav" aria-label="Main" sx={{ flexGrow: 1 }}>
                 <MenuLinks vertical={false} onNavigate={onNavigate} />
               </Box>
+              <ColorModeSwitch />
               <UserBadge />
               <SignOutButton fullWidth={false} />
+            </>
+          )}
+          {!isAuthenticated && (
+            <>
+              <Box sx={{ flexGrow: 1 }} />
+              <ColorModeSwitch edge="end" />
             </>
           )}
           {isAuthenticated && !wide && (
             <>
               <Box sx={{ flexGrow: 1 }} />
+              <ColorModeSwitch />
               <IconButton
                 edge="end"
                 aria-label={open ? 'Close menu' : 'Open menu'}

@@ -11,7 +11,6 @@ import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useAuth, useCan } from '../auth/auth';
 import { useVisibleModules } from '../auth/useVisibleModules';
-import { BRAND_GREEN, BRAND_GREEN_TEXT } from '../theme';
 import { MODULE_ICONS } from '../ui/moduleIcons';
 import { PageHeading } from '../ui/PageHeading';
 
@@ -31,7 +30,10 @@ function Destination({
       component="li"
       sx={{
         listStyle: 'none',
-        '&:hover': { borderColor: BRAND_GREEN, boxShadow: '0 8px 24px rgba(0,151,70,0.12)' },
+        '&:hover': {
+          borderColor: 'brand.main',
+          boxShadow: (theme) => `0 8px 24px ${theme.alpha(theme.vars.palette.brand.main, 0.12)}`,
+        },
       }}
     >
       <CardActionArea
@@ -48,8 +50,8 @@ function Destination({
             borderRadius: 2.5,
             display: 'grid',
             placeItems: 'center',
-            bgcolor: BRAND_GREEN_TEXT,
-            color: '#fff',
+            bgcolor: 'brand.text',
+            color: 'brand.contrastText',
           }}
         >
           {icon}
@@ -139,7 +141,7 @@ export function HomePage() {
                       bgcolor: 'background.paper',
                       px: 0.5,
                       height: 36,
-                      '& .MuiChip-icon': { color: BRAND_GREEN_TEXT },
+                      '& .MuiChip-icon': { color: 'brand.text' },
                     }}
                   />
                 </li>

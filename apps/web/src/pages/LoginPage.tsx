@@ -22,7 +22,7 @@ import {
   useSignIn,
   useVerifyMfa,
 } from '../auth/useSignIn';
-import { BRAND_GREEN } from '../theme';
+import { softShadow } from '../theme';
 import { usePasswordVisibility } from '../ui/usePasswordVisibility';
 
 /**
@@ -198,10 +198,10 @@ export function LoginPage() {
 
   return (
     <Box sx={{ display: 'flex', justifyContent: 'center', alignItems: 'center', minHeight: { md: '60vh' } }}>
-      <Card sx={{ width: '100%', maxWidth: 420, boxShadow: '0 12px 40px rgba(23,33,43,0.08)' }}>
+      <Card sx={{ width: '100%', maxWidth: 420, boxShadow: softShadow('0 12px 40px', 0.08) }}>
         <CardContent sx={{ p: { xs: 3, sm: 5 } }}>
           <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', mb: 3 }}>
-            <Avatar sx={{ bgcolor: BRAND_GREEN, width: 56, height: 56, mb: 1.5 }}>
+            <Avatar sx={{ bgcolor: 'brand.main', color: 'common.white', width: 56, height: 56, mb: 1.5 }}>
               <PersonIcon fontSize="large" aria-hidden="true" />
             </Avatar>
             <Typography variant="h1" sx={{ fontSize: '1.75rem' }}>

@@ -1,7 +1,7 @@
 import SwipeIcon from '@mui/icons-material/SwipeOutlined';
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
-import { alpha, type Theme } from '@mui/material/styles';
+import type { Theme } from '@mui/material/styles';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -74,7 +74,7 @@ const stickyName = {
   position: 'sticky',
   left: 0,
   ...fixedWidth({ xs: NAME_WIDTH_PHONE, sm: NAME_WIDTH }),
-  boxShadow: 'inset -1px 0 0 rgba(0, 0, 0, 0.12)',
+  boxShadow: (theme: Theme) => `inset -1px 0 0 ${theme.vars.palette.divider}`,
 } as const;
 const AVERAGE_OFFSETS = [`calc(2 * ${AVERAGE_WIDTH})`, AVERAGE_WIDTH, 0] as const;
 const stickyAverage = (i: number) =>
@@ -83,7 +83,7 @@ const stickyAverage = (i: number) =>
     right: { lg: AVERAGE_OFFSETS[i] },
     ...fixedWidth(AVERAGE_WIDTH),
     px: 1,
-    ...(i === 0 ? { boxShadow: { lg: 'inset 1px 0 0 rgba(0, 0, 0, 0.12)' } } : {}),
+    ...(i === 0 ? { boxShadow: { lg: 'inset 1px 0 0 var(--mui-palette-divider)' } } : {}),
   }) as const;
 /** Above frozen body cells, and frozen header cells above both. */
 const Z_FROZEN_BODY = 1;
@@ -265,13 +265,9 @@ export function PerformanceTable({
                     const label = `${skill.title} score for ${row.employeeName}`;
                     const conflictId = conflict ? `score-conflict-${r}-${c}` : undefined;
                     if (!editing) {
-                      const heat = heatMap && skill.score !== null ? heatColours(skill.score) : undefined;
+                      const heat = heatMap && skill.score !== null ? heatSx(skill.score) : undefined;
                       return (
-                        <TableCell
-                          key={skill.skillCode}
-                          align="center"
-                          sx={{ ...scoreSx, ...(heat ? { bgcolor: heat.bg, color: heat.fg } : {}) }}
-                        >
+                        <TableCell key={skill.skillCode} align="center" sx={[scoreSx, heat ?? null]}>
                           {skill.score === null ? <Empty /> : skill.score}
                         </TableCell>
                       );
@@ -353,7 +349,7 @@ const headSx = {
   overflow: 'hidden',
   lineHeight: 1.3,
   verticalAlign: 'bottom',
-  bgcolor: 'grey.50',
+  bgcolor: 'background.subtle',
   borderBottom: 1,
   borderColor: 'divider',
 } as const;
@@ -373,6 +369,17 @@ const nameSx = {
 
 const scoreSx = { minWidth: SKILL_WIDTH, px: 1, fontVariantNumeric: 'tabular-nums' } as const;
 
+/** A scored cell on the heat map, in the blues of the scheme on screen. */
+const heatSx = (score: number) => (theme: Theme) => {
+  const light = heatColours(score, 'light');
+  const dark = heatColours(score, 'dark');
+  return {
+    bgcolor: light.bg,
+    color: light.fg,
+    ...theme.applyStyles('dark', { bgcolor: dark.bg, color: dark.fg }),
+  };
+};
+
 /**
  * Skill columns are at least SKILL_WIDTH and grow to their title's longest word (a title wraps
  * between words only): nothing is frozen after them, so their widths need not be known.
@@ -381,14 +388,14 @@ const skillHeadSx = { minWidth: SKILL_WIDTH, px: 1, overflowWrap: 'normal' } as 
 
 /** A cell both users changed: tinted and edged so it stands out in a page of inputs. */
 const conflictSx = {
-  bgcolor: (theme: Theme) => alpha(theme.palette.warning.main, 0.16),
+  bgcolor: (theme: Theme) => theme.alpha(theme.vars.palette.warning.main, 0.16),
 } as const;
 
 const averageSx = {
   fontVariantNumeric: 'tabular-nums',
   fontWeight: 600,
   // Opaque, so the skills scrolling underneath the frozen averages do not show through.
-  bgcolor: '#f5faf7',
+  bgcolor: 'background.tint',
 } as const;
 
 /** Marks a daily average computed from scores not saved yet. */

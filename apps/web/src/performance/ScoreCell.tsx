@@ -1,7 +1,5 @@
 import Box from '@mui/material/Box';
-import { alpha } from '@mui/material/styles';
 import { type ClipboardEvent, type KeyboardEvent, memo } from 'react';
-import { BRAND_GREEN } from '../theme';
 import type { CellPos, MoveKey } from './grid';
 
 export interface ScoreCellHandlers {
@@ -84,7 +82,7 @@ export const ScoreCell = memo(function ScoreCell({
       onKeyDown={onKeyDown}
       onPaste={onPaste}
       onFocus={(e) => e.currentTarget.select()}
-      sx={{
+      sx={(theme) => ({
         width: '100%',
         minWidth: 0,
         boxSizing: 'border-box',
@@ -93,14 +91,14 @@ export const ScoreCell = memo(function ScoreCell({
         font: 'inherit',
         textAlign: 'center',
         color: 'text.primary',
-        bgcolor: conflict ? 'background.paper' : changed ? alpha(BRAND_GREEN, 0.1) : 'background.paper',
+        bgcolor: changed && !conflict ? theme.alpha(theme.vars.palette.brand.main, 0.1) : 'background.paper',
         border: conflict ? 2 : 1,
         borderColor: invalid
           ? 'error.main'
           : conflict
             ? 'warning.dark'
             : changed
-              ? alpha(BRAND_GREEN, 0.6)
+              ? theme.alpha(theme.vars.palette.brand.main, 0.6)
               : 'divider',
         borderRadius: 1,
         transition: 'border-color 120ms, box-shadow 120ms',
@@ -108,9 +106,9 @@ export const ScoreCell = memo(function ScoreCell({
           borderColor: invalid ? 'error.main' : conflict ? 'warning.dark' : 'text.secondary',
         },
         // The app-wide focus ring marks the cell; the border only keeps its colour meaning.
-        '&:focus': { borderColor: invalid ? 'error.main' : conflict ? 'warning.dark' : BRAND_GREEN },
+        '&:focus': { borderColor: invalid ? 'error.main' : conflict ? 'warning.dark' : 'brand.main' },
         '&:disabled': { color: 'text.disabled', bgcolor: 'action.hover' },
-      }}
+      })}
     />
   );
 });

@@ -194,7 +194,11 @@ export function draftDaily(drafts: Drafts, row: PerformanceRow): number | null {
   return scored ? Math.round((sum * 100) / scored) / 100 : null;
 }
 
-/** Sequential light-to-dark blues (ColorBrewer Blues): told apart by lightness, so by everyone. */
+/**
+ * Sequential light-to-dark blues (ColorBrewer Blues): told apart by lightness, so by everyone.
+ * The eighth is a shade lighter than ColorBrewer's (#2f7ebc): neither white nor near-black text
+ * reached 4.5:1 on that one.
+ */
 const HEAT_SCALE = [
   '#f7fbff',
   '#e3eef9',
@@ -203,14 +207,39 @@ const HEAT_SCALE = [
   '#93c3df',
   '#6daed5',
   '#4b97c9',
-  '#2f7ebc',
+  '#3d8ac6',
   '#1864aa',
   '#0a4a90',
   '#08306b',
 ] as const;
 
-/** A score's heat-map colours: its background on the scale, and text that stays readable on it. */
-export function heatColours(score: number): { bg: string; fg: string } {
+/**
+ * The same blues for the dark scheme, running the other way (dark to light, so a higher score
+ * stands out more from the dark page) and stopping short of white, which would glare there.
+ * Still one hue told apart by lightness; the text turns dark where the cells turn light.
+ */
+const HEAT_SCALE_DARK = [
+  '#142639',
+  '#19334e',
+  '#1e4062',
+  '#224c77',
+  '#27598b',
+  '#2c66a0',
+  '#4b90cb',
+  '#64a1d5',
+  '#7eb2de',
+  '#97c3e8',
+  '#b0d4f1',
+] as const;
+
+/**
+ * A score's heat-map colours in a scheme: its background on the scale, and text that stays
+ * readable on it (4.5:1 at least, test/shell/themeContrast.test.ts).
+ */
+export function heatColours(score: number, scheme: 'light' | 'dark' = 'light'): { bg: string; fg: string } {
   const step = Math.max(0, Math.min(TOTAL_POINTS, Math.round(score)));
-  return { bg: HEAT_SCALE[step] ?? HEAT_SCALE[0], fg: step >= 6 ? '#ffffff' : '#1a1a1a' };
+  if (scheme === 'dark') {
+    return { bg: HEAT_SCALE_DARK[step] ?? HEAT_SCALE_DARK[0], fg: step >= 6 ? '#0b1826' : '#e6ebe8' };
+  }
+  return { bg: HEAT_SCALE[step] ?? HEAT_SCALE[0], fg: step >= 8 ? '#ffffff' : '#1a1a1a' };
 }

@@ -7,7 +7,6 @@ import type { ResourceDef } from '@wfc/contract';
 import { useEffect } from 'react';
 import { Navigate, Link as RouterLink } from 'react-router';
 import { useVisibleModules } from '../auth/useVisibleModules';
-import { BRAND_GREEN, BRAND_GREEN_TEXT } from '../theme';
 import { MODULE_ICONS } from '../ui/moduleIcons';
 import { PageHeading } from '../ui/PageHeading';
 
@@ -20,8 +19,8 @@ function ModuleCard({ resource }: { resource: ResourceDef }) {
         listStyle: 'none',
         transition: 'border-color 120ms, box-shadow 120ms, transform 120ms',
         '&:hover': {
-          borderColor: BRAND_GREEN,
-          boxShadow: '0 8px 24px rgba(0,151,70,0.12)',
+          borderColor: 'brand.main',
+          boxShadow: (theme) => `0 8px 24px ${theme.alpha(theme.vars.palette.brand.main, 0.12)}`,
           transform: 'translateY(-2px)',
         },
       }}
@@ -46,8 +45,8 @@ function ModuleCard({ resource }: { resource: ResourceDef }) {
             borderRadius: 2,
             display: 'grid',
             placeItems: 'center',
-            bgcolor: 'rgba(0,151,70,0.1)',
-            color: BRAND_GREEN_TEXT,
+            bgcolor: (theme) => theme.alpha(theme.vars.palette.brand.main, 0.1),
+            color: 'brand.text',
           }}
         >
           <Icon />

@@ -1,7 +1,7 @@
 import CircularProgress from '@mui/material/CircularProgress';
 
-/** The product's small green spinner: #009746, 15 px. */
-export const SPINNER_COLOR = '#009746';
+/** The product's small green spinner: the brand green (#009746 in both schemes), 15 px. */
+export const SPINNER_COLOR = 'brand.main';
 export const SPINNER_SIZE = 15;
 
 export function Spinner({ label = 'Loading' }: { label?: string }) {

@@ -108,7 +108,10 @@ describe('the grid', () => {
   it('colours scores on one light-to-dark scale, with readable text', () => {
     expect(heatColours(0)).toEqual({ bg: '#f7fbff', fg: '#1a1a1a' });
     expect(heatColours(10)).toEqual({ bg: '#08306b', fg: '#ffffff' });
-    expect(heatColours(6).fg).toBe('#ffffff');
+    expect(heatColours(7).fg).toBe('#1a1a1a');
+    expect(heatColours(8).fg).toBe('#ffffff');
+    expect(heatColours(0, 'dark')).toEqual({ bg: '#142639', fg: '#e6ebe8' });
+    expect(heatColours(10, 'dark')).toEqual({ bg: '#b0d4f1', fg: '#0b1826' });
   });
 
   it('filters by department from the first page, and reads future dates as read-only', () => {

@@ -38,7 +38,7 @@ export function ChartPanel({ title, empty, chart, table }: Props) {
               display: 'grid',
               placeItems: 'center',
               color: 'text.secondary',
-              bgcolor: 'grey.50',
+              bgcolor: 'background.subtle',
               borderRadius: 1,
             }}
           >

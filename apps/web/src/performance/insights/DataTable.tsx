@@ -66,7 +66,12 @@ export function DataTable({ caption, head, rows, counts = [], maxHeight }: Props
               <TableCell
                 key={h}
                 align={i === 0 ? 'left' : 'right'}
-                sx={{ fontWeight: 600, bgcolor: 'grey.50', lineHeight: 1.3, verticalAlign: 'bottom' }}
+                sx={{
+                  fontWeight: 600,
+                  bgcolor: 'background.subtle',
+                  lineHeight: 1.3,
+                  verticalAlign: 'bottom',
+                }}
               >
                 {h}
               </TableCell>
