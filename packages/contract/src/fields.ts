@@ -56,6 +56,8 @@ export const isoDate = (label: string) =>
   z
     .string({ error: `${label} is required` })
     .trim()
+    // Forms send an empty date as ''; like any other required field it is said to be required.
+    .min(1, { error: `${label} is required`, abort: true })
     // A value that is no date at all gets one message, not also 'must be a real date'.
     .regex(/^\d{4}-\d{2}-\d{2}$/, { error: `${label} must be a date (YYYY-MM-DD)`, abort: true })
     .refine((s) => {

@@ -19,10 +19,13 @@ import { type MySessionRecord, passwordRule } from '@wfc/contract';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { errorMessage } from '../api/client';
+import { failureOf } from '../api/retry';
 import { useAuth } from '../auth/auth';
-import { BRAND_GREEN } from '../theme';
+import { softShadow } from '../theme';
 import { notify } from '../ui/notify';
 import { PageHeading } from '../ui/PageHeading';
+import { RequestError } from '../ui/RequestError';
+import { LoadingRegion } from '../ui/Skeletons';
 import {
   disableMfa,
   useChangeMyPassword,
@@ -50,10 +53,10 @@ function Section({
   children: ReactNode;
 }) {
   return (
-    <Card component="section" aria-label={title} sx={{ boxShadow: '0 8px 28px rgba(23,33,43,0.06)' }}>
+    <Card component="section" aria-label={title} sx={{ boxShadow: softShadow('0 8px 28px', 0.06) }}>
       <CardContent sx={{ p: { xs: 2.5, sm: 3.5 } }}>
         <Box sx={{ display: 'flex', alignItems: 'flex-start', gap: 2, mb: 2.5, flexWrap: 'wrap' }}>
-          <Box sx={{ color: BRAND_GREEN, display: 'flex', pt: 0.25 }} aria-hidden="true">
+          <Box sx={{ color: 'brand.main', display: 'flex', pt: 0.25 }} aria-hidden="true">
             {icon}
           </Box>
           <Box sx={{ flex: '1 1 220px', minWidth: 0 }}>
@@ -288,11 +291,13 @@ function SessionRow({ session }: { session: MySessionRecord }) {
 
 function Sessions() {
   const sessions = useMySessions();
-  if (sessions.isPending) return <Skeleton variant="rounded" height={72} />;
-  if (sessions.isError)
+  if (sessions.isPending)
     return (
-      <Alert severity="error">{errorMessage(sessions.error, 'Your sessions could not be loaded')}</Alert>
+      <LoadingRegion label="Loading your sessions">
+        <Skeleton variant="rounded" height={72} />
+      </LoadingRegion>
     );
+  if (sessions.isError) return <RequestError {...failureOf(sessions, 'Your sessions could not be loaded')} />;
   return (
     <Box component="ul" sx={{ listStyle: 'none', m: 0, p: 0 }} aria-label="Sessions">
       {sessions.data.map((s) => (

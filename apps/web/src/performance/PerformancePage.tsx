@@ -8,13 +8,14 @@ import Switch from '@mui/material/Switch';
 import { FUTURE_SCORE_MESSAGE, PERFORMANCE_MESSAGES } from '@wfc/contract';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { errorMessage } from '../api/client';
+import { failureOf } from '../api/retry';
 import { useCan, useUnsavedInput } from '../auth/auth';
 import { DiscardDialog } from '../ui/DiscardDialog';
 import { notify } from '../ui/notify';
-import { PageLoader } from '../ui/PageLoader';
 import { visuallyHidden } from '../ui/paging';
+import { RequestError } from '../ui/RequestError';
 import { ScreenHeader } from '../ui/ScreenHeader';
+import { TableSkeleton } from '../ui/Skeletons';
 import { LoadingOverlay, TablePager } from '../ui/TablePager';
 import { useUnsavedChangesGuard } from '../ui/useUnsavedChangesGuard';
 import { EditingBar } from './EditingBar';
@@ -51,21 +52,29 @@ export default function PerformancePage() {
   });
   const exportCsv = useExportCsv();
 
+  const heading = { title: 'Performance Snapshot', subtitle: `Scores for ${longDate(query.date)}` };
   if (grid.error) {
     return (
-      <Alert severity="error" role="alert" sx={{ my: 2 }}>
-        {errorMessage(grid.error, PERFORMANCE_MESSAGES.failedList)}
-      </Alert>
+      <Box>
+        <ScreenHeader {...heading} />
+        <RequestError {...failureOf(grid, PERFORMANCE_MESSAGES.failedList)} />
+      </Box>
     );
   }
-  if (!grid.data) return <PageLoader label="Loading performances" />;
+  if (!grid.data) {
+    return (
+      <Box>
+        <ScreenHeader {...heading} />
+        <TableSkeleton label="Loading performances" columns={6} variant="grid" />
+      </Box>
+    );
+  }
 
   const blocked = blocker.state === 'blocked';
   return (
     <Box>
       <ScreenHeader
-        title="Performance Snapshot"
-        subtitle={`Scores for ${longDate(query.date)}`}
+        {...heading}
         actions={
           <>
             <Button

@@ -1,12 +1,15 @@
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import type { ResourceDef } from '@wfc/contract';
 import type { ReactNode } from 'react';
 import { useParams } from 'react-router';
-import { errorMessage } from '../api/client';
-import { PageLoader } from '../ui/PageLoader';
+import { failureOf } from '../api/retry';
+import { ScreenCrumbsProvider } from '../ui/Breadcrumbs';
+import { RequestError } from '../ui/RequestError';
 import { ScreenHeader } from '../ui/ScreenHeader';
-import type { FormMode } from './formValues';
+import { FormSkeleton } from '../ui/Skeletons';
+import { recordCrumbs } from './breadcrumbs';
+import { recordName } from './format';
+import { type FormMode, fieldsFor } from './formValues';
 import { type BackTarget, listPath, useBackTarget } from './paths';
 import { type RegistryRecord, useRecordQuery } from './queries';
 import { UserSecurityPanel } from './UserSecurityPanel';
@@ -34,7 +37,8 @@ interface Props {
 
 /**
  * What every view / create / update screen shares: the record loaded by its code, the back
- * target, and the server's message in place of the form when the record cannot be loaded.
+ * target, the breadcrumb trail (handed to whichever header the form draws), a skeleton of the
+ * form while the record loads, and the server's message in its place when it cannot be loaded.
  */
 export function RecordScreen({ def, mode, children }: Props) {
   const { code = '' } = useParams();
@@ -49,24 +53,48 @@ export function RecordScreen({ def, mode, children }: Props) {
 function LoadedRecord({ def, mode, code, children }: Props & { code: string }) {
   const back = useBackTarget(def.defaultBack ?? listPath(def));
   const record = useRecordQuery(def, mode === 'create' ? '' : code);
-
-  if (mode !== 'create') {
-    if (record.error) {
-      return (
+  const crumbs = recordCrumbs(def, mode, { code, name: recordName(def, record.data?.data) });
+  // A record that fails to load again (deleted meanwhile) gives way to the message, as on first load.
+  const failed = mode !== 'create' && record.error;
+  const loading = mode !== 'create' && !record.data;
+  return (
+    <ScreenCrumbsProvider value={crumbs}>
+      {failed ? (
         <Box>
           <ScreenHeader title={formTitle(def, mode)} back={back.to} backState={back.state} />
-          <Alert severity="error" role="alert">
-            {errorMessage(record.error, def.messages.viewError)}
-          </Alert>
+          <RequestError {...failureOf(record, def.messages.viewError)} />
         </Box>
-      );
-    }
-    if (!record.data) return <PageLoader label={`Loading ${def.label.toLowerCase()}`} />;
-  }
+      ) : loading ? (
+        <RecordSkeleton def={def} mode={mode} back={back} />
+      ) : (
+        <>
+          {children({ def, mode, code, record: record.data?.data, back })}
+          {def.key === 'user' && mode === 'view' && <UserSecurityPanel userCode={code} />}
+        </>
+      )}
+    </ScreenCrumbsProvider>
+  );
+}
+
+/**
+ * A record screen while what it shows is on its way: the form's heading and trail over one
+ * skeleton field per field of the form.
+ */
+export function RecordSkeleton({
+  def,
+  mode,
+  back,
+  label = `Loading ${def.label.toLowerCase()}`,
+}: {
+  def: ResourceDef;
+  mode: FormMode;
+  back: BackTarget;
+  label?: string;
+}) {
   return (
-    <>
-      {children({ def, mode, code, record: record.data?.data, back })}
-      {def.key === 'user' && mode === 'view' && <UserSecurityPanel userCode={code} />}
-    </>
+    <Box>
+      <ScreenHeader title={formTitle(def, mode)} back={back.to} backState={back.state} />
+      <FormSkeleton label={label} fields={fieldsFor(def, mode)} submit={mode !== 'view'} />
+    </Box>
   );
 }

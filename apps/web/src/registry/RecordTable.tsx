@@ -1,5 +1,6 @@
 import Box from '@mui/material/Box';
 import Radio from '@mui/material/Radio';
+import type { Theme } from '@mui/material/styles';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -8,14 +9,18 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TableSortLabel from '@mui/material/TableSortLabel';
 import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import type { ColumnDef, ResourceDef } from '@wfc/contract';
-import type { KeyboardEvent } from 'react';
+import { Fragment, type KeyboardEvent, type ReactNode } from 'react';
 import { visuallyHidden } from '../ui/paging';
-import { formatCell, recordName } from './format';
+import { formatCell } from './format';
 import type { TableQuery } from './listQuery';
 import type { RegistryRecord } from './queries';
+import { RecordCards } from './RecordCards';
+import { useFocusBackOnClear } from './RowActions';
+import { selectLabel } from './recordList';
 
-interface Props {
+export interface RecordListProps {
   def: ResourceDef;
   title: string;
   rows: readonly RegistryRecord[];
@@ -26,12 +31,24 @@ interface Props {
   onSelect(code: string): void;
   /** Opens a row's view: on double-click, and on Enter on its selection. Absent: rows open nothing. */
   onOpen?(code: string): void;
+  /** The selected row's actions, shown right under it: next in the tab order after its radio. */
+  actions?: ReactNode;
 }
 
-/** A page of records, one selectable at a time, with the definition's columns and sort headers. */
-export function RecordTable({ def, title, rows, query, onSort, selected, onSelect, onOpen }: Props) {
+/**
+ * A page of records, one selectable at a time, with the definition's columns and sort headers;
+ * below the `sm` breakpoint, one card per record instead.
+ */
+export function RecordTable(props: RecordListProps) {
+  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
+  return phone ? <RecordCards {...props} /> : <Rows {...props} />;
+}
+
+function Rows({ def, title, rows, query, onSort, selected, onSelect, onOpen, actions }: RecordListProps) {
+  const container = useFocusBackOnClear(selected);
+  const columnCount = def.columns.length + 1;
   return (
-    <TableContainer sx={{ overflowX: 'auto' }}>
+    <TableContainer ref={container} sx={{ overflowX: 'auto' }}>
       <Table size="small" aria-label={title} sx={{ minWidth: 640 }}>
         <TableHead>
           <TableRow>
@@ -48,7 +65,7 @@ export function RecordTable({ def, title, rows, query, onSort, selected, onSelec
         <TableBody>
           {rows.length === 0 ? (
             <TableRow>
-              <TableCell colSpan={def.columns.length + 1} align="center" sx={{ py: 6 }}>
+              <TableCell colSpan={columnCount} align="center" sx={{ py: 6 }}>
                 <Typography color="text.secondary">{def.messages.empty}</Typography>
               </TableCell>
             </TableRow>
@@ -56,46 +73,61 @@ export function RecordTable({ def, title, rows, query, onSort, selected, onSelec
             rows.map((row) => {
               const code = String(row[def.code]);
               const isSelected = code === selected;
+              const withActions = isSelected && Boolean(actions);
               return (
-                <TableRow
-                  key={code}
-                  hover
-                  selected={isSelected}
-                  onClick={() => onSelect(code)}
-                  onDoubleClick={onOpen ? () => onOpen(code) : undefined}
-                  onKeyDown={
-                    onOpen
-                      ? (e: KeyboardEvent) => {
-                          if (e.key !== 'Enter') return;
-                          e.preventDefault();
-                          onOpen(code);
-                        }
-                      : undefined
-                  }
-                  sx={{ cursor: 'pointer' }}
-                >
-                  <TableCell padding="checkbox">
-                    <Radio
-                      checked={isSelected}
-                      onChange={() => onSelect(code)}
-                      value={code}
-                      name={`${def.key}-selection`}
-                      slotProps={{ input: { 'aria-label': `Select ${recordName(def, row) || code}` } }}
-                    />
-                  </TableCell>
-                  {def.columns.map((col) => (
-                    <TableCell
-                      key={col.path}
-                      sx={{
-                        whiteSpace: col.format === 'datetime' || col.format === 'date' ? 'nowrap' : undefined,
-                        maxWidth: 360,
-                        overflowWrap: 'anywhere',
-                      }}
-                    >
-                      {formatCell(row, col)}
+                <Fragment key={code}>
+                  <TableRow
+                    hover
+                    selected={isSelected}
+                    onClick={() => onSelect(code)}
+                    onDoubleClick={onOpen ? () => onOpen(code) : undefined}
+                    onKeyDown={
+                      onOpen
+                        ? (e: KeyboardEvent) => {
+                            if (e.key !== 'Enter') return;
+                            e.preventDefault();
+                            onOpen(code);
+                          }
+                        : undefined
+                    }
+                    sx={{
+                      cursor: 'pointer',
+                      // The actions row below belongs to this one: no rule between them.
+                      '& > td': withActions ? { borderBottom: 0 } : undefined,
+                    }}
+                  >
+                    <TableCell padding="checkbox">
+                      <Radio
+                        checked={isSelected}
+                        onChange={() => onSelect(code)}
+                        value={code}
+                        name={`${def.key}-selection`}
+                        slotProps={{ input: { 'aria-label': selectLabel(def, row) } }}
+                      />
                     </TableCell>
-                  ))}
-                </TableRow>
+                    {def.columns.map((col) => (
+                      <TableCell
+                        key={col.path}
+                        sx={{
+                          whiteSpace:
+                            col.format === 'datetime' || col.format === 'date' ? 'nowrap' : undefined,
+                          maxWidth: 360,
+                          overflowWrap: 'anywhere',
+                        }}
+                      >
+                        {formatCell(row, col)}
+                      </TableCell>
+                    ))}
+                  </TableRow>
+                  {withActions && (
+                    <TableRow selected>
+                      {/* Indented past the radios: the buttons line up with the first column. */}
+                      <TableCell colSpan={columnCount} sx={{ pt: 0.5, pb: 1.5, pl: 8.5 }}>
+                        {actions}
+                      </TableCell>
+                    </TableRow>
+                  )}
+                </Fragment>
               );
             })
           )}

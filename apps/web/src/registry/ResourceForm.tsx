@@ -16,11 +16,17 @@ import { comparedFieldsOf, compareFields, versionOf } from './conflict';
 import { delegatedField, useDelegator } from './delegation';
 import { errorAt, GeneralErrors, useServerFieldErrors } from './fieldErrors';
 import { FieldInput } from './fields/FieldInput';
+import { RequiredFields } from './fields/required';
 import { dependentsOf, type FormMode, type FormValues, fieldsFor, initialValues, toBody } from './formValues';
 import { useSaveRecord } from './mutations';
 import { subListPath, useDraft, useNavigateWithBack, usePreset } from './paths';
+import { heldPermissionNames, permissionsField } from './permissionGroups';
+import type { RegistryRecord } from './queries';
+import { RecordDetails } from './RecordDetails';
 import { formTitle, type RecordFormProps, RecordScreen } from './RecordScreen';
 import type { Option } from './ResourceSelect';
+import { RolePermissionsList } from './RolePermissionsList';
+import { requiredFieldsOf } from './requiredFields';
 import { SubmitRow } from './SubmitRow';
 import { UNSAVED_FORM_TEXT, useApplyDraft } from './unsaved';
 import { useConflictActions } from './useConflictActions';
@@ -64,6 +70,7 @@ function EntityForm({ def, mode, code, record, back }: RecordFormProps) {
   const delegator = useDelegator(mode, code);
   const { base, conflict, onConflict, panel } = useConflictActions(def, back, record);
   const initial = useMemo(() => initialValues(fieldsFor(def, mode), base), [def, mode, base]);
+  const required = useMemo(() => requiredFieldsOf(def, mode), [def, mode]);
   const [defaults] = useState(() => ({ ...initial, ...(mode === 'create' ? pick(preset, fields) : {}) }));
   const { control, handleSubmit, setError, setValue, getValues, reset, formState } = useForm<FormValues>({
     defaultValues: defaults,
@@ -134,21 +141,24 @@ function EntityForm({ def, mode, code, record, back }: RecordFormProps) {
           <Stack spacing={3}>
             {conflictPanel}
             <GeneralErrors messages={serverErrors.general} />
-            {fields.map((field) => (
-              <FieldInput
-                key={field.name}
-                def={def}
-                field={field}
-                fields={fields}
-                control={control}
-                readOnly={readOnly}
-                delegated={delegatedField(field, delegator, initial[field.name], readOnly)}
-                error={errorAt(formState.errors, field.name)}
-                onParentChange={(name) => {
-                  for (const dep of dependentsOf(fields, name)) setValue(dep, null);
-                }}
-              />
-            ))}
+            <RequiredFields names={required}>
+              {fields.map((field) => (
+                <FieldInput
+                  key={field.name}
+                  def={def}
+                  field={field}
+                  fields={fields}
+                  control={control}
+                  readOnly={readOnly}
+                  delegated={delegatedField(field, delegator, initial[field.name], readOnly)}
+                  error={errorAt(formState.errors, field.name)}
+                  onParentChange={(name) => {
+                    for (const dep of dependentsOf(fields, name)) setValue(dep, null);
+                  }}
+                />
+              ))}
+            </RequiredFields>
+            {mode === 'view' && record && <ViewExtras def={def} code={code} record={record} />}
             <SubmitRow hidden={readOnly} submitting={formState.isSubmitting} />
           </Stack>
         </Box>
@@ -160,6 +170,17 @@ function EntityForm({ def, mode, code, record, back }: RecordFormProps) {
         onDiscard={() => guard.proceed?.()}
       />
     </Box>
+  );
+}
+
+/** Below a view's fields: the permissions the record holds (a role's), and its record details. */
+function ViewExtras({ def, code, record }: { def: ResourceDef; code: string; record: RegistryRecord }) {
+  const held = permissionsField(def);
+  return (
+    <>
+      {held && <RolePermissionsList names={heldPermissionNames(held, record)} />}
+      <RecordDetails def={def} code={code} record={record} />
+    </>
   );
 }
 

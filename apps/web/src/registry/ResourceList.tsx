@@ -1,15 +1,17 @@
 import AddIcon from '@mui/icons-material/Add';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import type { ResourceDef } from '@wfc/contract';
 import { useState } from 'react';
 import { useParams } from 'react-router';
-import { errorMessage } from '../api/client';
-import { PageLoader } from '../ui/PageLoader';
+import { failureOf } from '../api/retry';
+import type { Crumb } from '../ui/Breadcrumbs';
+import { RequestError } from '../ui/RequestError';
 import { ScreenHeader } from '../ui/ScreenHeader';
+import { TableSkeleton } from '../ui/Skeletons';
 import { LoadingOverlay, TablePager } from '../ui/TablePager';
+import { listCrumbs } from './breadcrumbs';
 import { DeleteRecordDialog } from './DeleteRecordDialog';
 import { ExportButton } from './ExportButton';
 import { FilterField } from './FilterField';
@@ -21,7 +23,7 @@ import { type BackTarget, createPath, useBackTarget, useNavigateWithBack, viewPa
 import { type RegistryRecord, type SubListContext, useRecordQuery } from './queries';
 import { RecordTable } from './RecordTable';
 import type { Option } from './ResourceSelect';
-import { RowActions } from './RowActions';
+import { RowActions, SelectRowHint } from './RowActions';
 import { useListPage } from './useListPage';
 import { useRecordPermissions } from './useRecordPermissions';
 
@@ -33,7 +35,11 @@ interface Props {
 
 /** The one list screen of every registry module and sub-list, driven by the resource definition. */
 export function ResourceList({ def, subList }: Props) {
-  return subList ? <SubList def={def} subList={subList} /> : <ListScreen def={def} title={def.plural} />;
+  return subList ? (
+    <SubList def={def} subList={subList} />
+  ) : (
+    <ListScreen def={def} title={def.plural} crumbs={listCrumbs(def)} />
+  );
 }
 
 /** A sub-list names its parent, goes back to it, and hands it to a new record's form. */
@@ -50,6 +56,10 @@ function SubList({ def, subList }: Props & { subList: SubListContext }) {
       title={`${subList.parent.label} ${def.plural}`}
       subtitle={`${subList.parent.label}: ${recordName(subList.parent, parentRecord) || parentCode}`}
       back={back}
+      crumbs={listCrumbs(def, {
+        subList,
+        record: { code: parentCode, name: recordName(subList.parent, parentRecord) },
+      })}
       addPreset={presetFromParent(fieldsFor(def, 'create'), subList.parent, parentRecord)}
     />
   );
@@ -62,42 +72,45 @@ interface ListScreenProps {
   title: string;
   subtitle?: string;
   back?: BackTarget;
+  crumbs: Crumb[];
   addPreset?: Record<string, Option>;
 }
 
-function ListScreen({ def, subList, parentCode, title, subtitle, back, addPreset }: ListScreenProps) {
+function ListScreen({ def, subList, parentCode, title, subtitle, back, crumbs, addPreset }: ListScreenProps) {
   const { query, setQuery, list, rows, total } = useListPage(def, subList, parentCode);
   const allowed = useRecordPermissions(def);
   const go = useNavigateWithBack();
   const [selected, setSelected] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<RegistryRecord | null>(null);
 
+  const heading = { title, subtitle, back: back?.to, backState: back?.state, crumbs };
+  // With no page to show, the screen keeps its heading over the failure or the list's outline.
   if (list.error) {
     return (
-      <Alert
-        severity="error"
-        role="alert"
-        sx={{ my: 2 }}
-        action={
-          <Button color="inherit" size="small" onClick={() => void list.refetch()}>
-            Retry
-          </Button>
-        }
-      >
-        {errorMessage(list.error, def.messages.failedList)}
-      </Alert>
+      <Box>
+        <ScreenHeader {...heading} />
+        <RequestError {...failureOf(list, def.messages.failedList)} />
+      </Box>
     );
   }
-  if (!list.data) return <PageLoader label={`Loading ${def.plural.toLowerCase()}`} />;
+  if (!list.data) {
+    return (
+      <Box>
+        <ScreenHeader {...heading} />
+        <TableSkeleton
+          label={`Loading ${def.plural.toLowerCase()}`}
+          columns={def.columns.length}
+          variant="records"
+        />
+      </Box>
+    );
+  }
 
   const selectedRow = rows.find((r) => String(r[def.code]) === selected) ?? null;
   return (
     <Box>
       <ScreenHeader
-        title={title}
-        subtitle={subtitle}
-        back={back?.to}
-        backState={back?.state}
+        {...heading}
         actions={
           <>
             {allowed.view && <ExportButton def={def} query={query} />}
@@ -130,14 +143,7 @@ function ListScreen({ def, subList, parentCode, title, subtitle, back, addPreset
             label={`Filter ${def.plural.toLowerCase()}`}
             onSubmit={(k) => setQuery(withKeyword(query, k))}
           />
-          <RowActions
-            def={def}
-            selected={selectedRow}
-            hasRows={rows.length > 0}
-            allowed={allowed}
-            onDelete={setConfirming}
-            onClear={() => setSelected(null)}
-          />
+          {!selectedRow && <SelectRowHint hasRows={rows.length > 0} allowed={allowed} />}
           {def.filters.length > 0 && (
             <ListFilters
               filters={def.filters}
@@ -155,6 +161,17 @@ function ListScreen({ def, subList, parentCode, title, subtitle, back, addPreset
           selected={selected}
           onSelect={setSelected}
           onOpen={allowed.view ? (code) => go(viewPath(def, code)) : undefined}
+          actions={
+            selectedRow && (
+              <RowActions
+                def={def}
+                selected={selectedRow}
+                allowed={allowed}
+                onDelete={setConfirming}
+                onClear={() => setSelected(null)}
+              />
+            )
+          }
         />
         <TablePager total={total} query={query} onChange={setQuery} />
         {list.isFetching && <LoadingOverlay label={`Loading ${def.plural.toLowerCase()}`} />}

@@ -16,6 +16,7 @@ import Select, {
 } from 'react-select';
 import { api } from '../api/client';
 import { queryKeys } from '../api/queryKeys';
+import { REQUIRED_MARK } from './fields/required';
 import { enterAction, rankOptions } from './optionRanking';
 import type { RegistryRecord } from './queries';
 
@@ -42,6 +43,8 @@ interface BaseProps {
   error?: string;
   /** Shown under the selector while there is no error. */
   help?: string;
+  /** Marked as required: the asterisk on the label and `aria-required` on the input. */
+  required?: boolean;
   /** Options shown but not choosable. */
   isOptionDisabled?(option: Option): boolean;
   onBlur?(): void;
@@ -139,7 +142,19 @@ function useHighlightReset(ranked: readonly Option[], typed: string, navigated: 
  * the server's search runs; Enter never takes an option that does not match what is typed.
  */
 export function ResourceSelect(props: Props) {
-  const { source, inputId, label, disabled, parent, listFlag, error, help, isOptionDisabled, onBlur } = props;
+  const {
+    source,
+    inputId,
+    label,
+    disabled,
+    parent,
+    listFlag,
+    error,
+    help,
+    required,
+    isOptionDisabled,
+    onBlur,
+  } = props;
   const theme = useTheme();
   const [opened, setOpened] = useState(false);
   const [input, setInput] = useState('');
@@ -251,7 +266,13 @@ export function ResourceSelect(props: Props) {
     multiValueLabel: (base) => ({ ...base, color: theme.palette.text.primary, padding: '2px 6px' }),
     placeholder: (base) => ({ ...base, color: theme.palette.text.secondary }),
     menuPortal: (base) => ({ ...base, zIndex: theme.zIndex.modal + 1 }),
-    menu: (base) => ({ ...base, zIndex: theme.zIndex.modal + 1 }),
+    menu: (base) => ({
+      ...base,
+      zIndex: theme.zIndex.modal + 1,
+      color: theme.palette.text.primary,
+      // A shadow is lost on a dark page: an edge keeps the open menu apart from the form.
+      border: `1px solid ${theme.palette.divider}`,
+    }),
     indicatorsContainer: (base, state) => ({ ...base, display: state.isDisabled ? 'none' : base.display }),
   };
 
@@ -262,7 +283,13 @@ export function ResourceSelect(props: Props) {
       <InputLabel
         shrink
         htmlFor={inputId}
-        sx={{ bgcolor: 'background.paper', px: 0.75, ml: -0.75, zIndex: 2 }}
+        sx={{
+          bgcolor: 'background.paper',
+          px: 0.75,
+          ml: -0.75,
+          zIndex: 2,
+          ...(required ? REQUIRED_MARK : {}),
+        }}
       >
         {label}
       </InputLabel>
@@ -273,6 +300,7 @@ export function ResourceSelect(props: Props) {
         isMulti={props.isMulti}
         isDisabled={disabled}
         isClearable={!disabled}
+        required={required}
         value={props.value}
         onChange={(v) => {
           if (props.isMulti) props.onChange([...(v as MultiValue<Option>)]);
@@ -309,10 +337,24 @@ export function ResourceSelect(props: Props) {
           ...base,
           colors: {
             ...base.colors,
-            primary: theme.palette.primary.main,
+            // The chosen option's fill, under text in neutral0: the text green reaches 4.5:1 there.
+            primary: theme.palette.brand.text,
             primary75: alpha(theme.palette.primary.main, 0.6),
             primary50: alpha(theme.palette.primary.main, 0.24),
             primary25: alpha(theme.palette.primary.main, 0.1),
+            // react-select's greys are for a white page: the scheme's own colours instead (the
+            // theme is re-rendered per scheme), so the menu and the chosen value read in dark too.
+            neutral0: theme.palette.background.paper,
+            neutral5: theme.palette.action.hover,
+            neutral10: theme.palette.action.selected,
+            neutral20: theme.palette.action.disabled,
+            neutral30: theme.palette.text.secondary,
+            neutral40: theme.palette.text.secondary,
+            neutral50: theme.palette.text.secondary,
+            neutral60: theme.palette.text.secondary,
+            neutral70: theme.palette.text.primary,
+            neutral80: theme.palette.text.primary,
+            neutral90: theme.palette.text.primary,
           },
         })}
         aria-invalid={Boolean(message)}

@@ -1,4 +1,3 @@
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -7,8 +6,10 @@ import Typography from '@mui/material/Typography';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { MySessionRecord } from '@wfc/contract';
 import { api, errorMessage } from '../api/client';
+import { failureOf } from '../api/retry';
 import { useCan } from '../auth/auth';
 import { notify } from '../ui/notify';
+import { RequestError } from '../ui/RequestError';
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -62,9 +63,7 @@ export function UserSecurityPanel({ userCode }: { userCode: string }) {
           Reset two-factor sign-in
         </Button>
       </Box>
-      {sessions.isError && (
-        <Alert severity="error">{errorMessage(sessions.error, 'Sessions could not be loaded')}</Alert>
-      )}
+      {sessions.isError && <RequestError {...failureOf(sessions, 'Sessions could not be loaded')} />}
       <Box component="ul" sx={{ listStyle: 'none', m: 0, p: 0 }}>
         {(sessions.data ?? []).map((s) => (
           <Box component="li" key={s.sessionCode} sx={{ py: 1, borderTop: 1, borderColor: 'divider' }}>

@@ -1,7 +1,11 @@
 import Box from '@mui/material/Box';
 import { Spinner } from './Spinner';
 
-/** Shown in place of a screen while its data or code loads. */
+/**
+ * The green spinner, centred, where no layout is known yet: a screen whose code is still loading,
+ * a session being restored, a table's next page. A screen whose layout is known shows its outline
+ * instead (./Skeletons).
+ */
 export function PageLoader({ label = 'Loading' }: { label?: string }) {
   return (
     <Box

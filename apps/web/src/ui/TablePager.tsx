@@ -33,7 +33,13 @@ export function TablePager<Q extends Paged>({
       sx={{
         borderTop: 1,
         borderColor: 'divider',
-        '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', justifyContent: 'flex-end', rowGap: 0.5 },
+        // On a phone the range ends the first line: keep it off the card's edge.
+        '& .MuiTablePagination-toolbar': {
+          flexWrap: 'wrap',
+          justifyContent: 'flex-end',
+          rowGap: 0.5,
+          pr: { xs: 2, sm: '2px' },
+        },
         '& .MuiTablePagination-spacer': { display: { xs: 'none', sm: 'block' } },
       }}
     />
@@ -49,7 +55,7 @@ export function LoadingOverlay({ label, zIndex = 2 }: { label: string; zIndex?: 
         inset: 0,
         display: 'flex',
         alignItems: 'center',
-        bgcolor: 'rgba(255, 255, 255, 0.6)',
+        bgcolor: (theme) => theme.alpha(theme.vars.palette.background.paper, 0.6),
         zIndex,
       }}
     >

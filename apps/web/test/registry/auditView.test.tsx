@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { auditDiff } from '../../src/registry/audit/auditDiff';
 import { ok, renderRegistry, resetScreensAfterEach, SCREEN_TEST_TIMEOUT } from './harness';
+import { findLoadedScreen } from './loaded';
 
 const UPDATE = {
   auditCode: 'AUDIT-1',
@@ -48,7 +49,7 @@ describe('View Audit Log', { timeout: SCREEN_TEST_TIMEOUT }, () => {
       GetAuditByCode: ok(UPDATE),
       GetAudits: deletions(0),
     });
-    expect(await screen.findByRole('heading', { level: 1, name: 'View Audit Log' })).toBeTruthy();
+    expect(await findLoadedScreen('View Audit Log')).toBeTruthy();
     const facts = Object.fromEntries(
       screen.getAllByRole('term').map((dt) => [dt.textContent, dt.nextElementSibling?.textContent]),
     );

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { ALL_PERMISSION_NAMES } from '@wfc/contract';
 import { describe, expect, it } from 'vitest';
 import { ok, renderRegistry, resetScreensAfterEach, SCREEN_TEST_TIMEOUT, sessionUser } from './harness';
+import { findLoadedScreen } from './loaded';
 
 /** The forms offer nothing the server's delegation rules would refuse. */
 
@@ -58,7 +59,7 @@ describe('delegation in the forms', { timeout: SCREEN_TEST_TIMEOUT }, () => {
       UpdateUser: ok(userRecord(SELF), 'User updated successfully'),
       GetUsers: ok([], 'Users fetched successfully', 0),
     });
-    expect(await screen.findByRole('heading', { level: 1, name: 'Update User' })).toBeTruthy();
+    expect(await findLoadedScreen('Update User')).toBeTruthy();
     expect(input('Role').disabled).toBe(true);
     expect(screen.getByText(OWN_ROLE_HELP)).toBeTruthy();
     expect(screen.getByText('Clerk')).toBeTruthy();
@@ -74,7 +75,7 @@ describe('delegation in the forms', { timeout: SCREEN_TEST_TIMEOUT }, () => {
       GetUserById: ok(userRecord('USER-OTHER'), 'User fetched successfully'),
       GetRoles: ROLES,
     });
-    expect(await screen.findByRole('heading', { level: 1, name: 'Update User' })).toBeTruthy();
+    expect(await findLoadedScreen('Update User')).toBeTruthy();
     expect(input('Role').disabled).toBe(false);
     expect(screen.queryByText(OWN_ROLE_HELP)).toBeNull();
     await user.click(input('Role'));
@@ -95,7 +96,7 @@ describe('delegation in the forms', { timeout: SCREEN_TEST_TIMEOUT }, () => {
     renderRegistry(`/registry/user/edit/${SELF}`, [...ALL_PERMISSION_NAMES], {
       GetUserById: ok(userRecord(SELF), 'User fetched successfully'),
     });
-    expect(await screen.findByRole('heading', { level: 1, name: 'Update User' })).toBeTruthy();
+    expect(await findLoadedScreen('Update User')).toBeTruthy();
     expect(input('Role').disabled).toBe(false);
     expect(screen.queryByText(OWN_ROLE_HELP)).toBeNull();
   });
@@ -108,7 +109,7 @@ describe('delegation in the forms', { timeout: SCREEN_TEST_TIMEOUT }, () => {
       UpdateRole: ok(ROLE, 'Role updated successfully'),
       GetRoles: ok([], 'Roles fetched successfully', 0),
     });
-    expect(await screen.findByRole('heading', { level: 1, name: 'Update Role' })).toBeTruthy();
+    expect(await findLoadedScreen('Update Role')).toBeTruthy();
     expect(screen.getByText(HELD_ONLY_HELP)).toBeTruthy();
 
     await user.click(input('Permissions'));

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { PASSWORD_HELP } from '@wfc/contract';
 import { describe, expect, it } from 'vitest';
 import { ok, renderRegistry, reply, resetScreensAfterEach, SCREEN_TEST_TIMEOUT } from './harness';
+import { findLoadedScreen } from './loaded';
 
 const GENDER_ALL = ['VIEW_GENDERS', 'CREATE_GENDER', 'UPDATE_GENDER', 'DELETE_GENDER'];
 
@@ -38,7 +39,7 @@ describe('shared entity form', { timeout: SCREEN_TEST_TIMEOUT }, () => {
     const api = renderRegistry('/registry/role/ROLE-1', ['VIEW_ROLES', 'VIEW_PERMISSIONS'], {
       GetRoleByCode: ok(ROLE, 'Role fetched successfully'),
     });
-    expect(await screen.findByRole('heading', { level: 1, name: 'View Role' })).toBeTruthy();
+    expect(await findLoadedScreen('View Role')).toBeTruthy();
     expect(api.lastCallTo('GetRoleByCode')).toMatchObject({ method: 'POST', body: { roleCode: 'ROLE-1' } });
     expect(input('Role Name').value).toBe('Auditor');
     expect(input('Role Name').readOnly).toBe(true);
@@ -71,7 +72,7 @@ describe('shared entity form', { timeout: SCREEN_TEST_TIMEOUT }, () => {
       }),
       GetAudits: ok([], 'Audits fetched successfully', 0),
     });
-    expect(await screen.findByRole('heading', { level: 1, name: 'View Permission' })).toBeTruthy();
+    expect(await findLoadedScreen('View Permission')).toBeTruthy();
     expect(input('Name').value).toBe('VIEW_ROLES');
     expect(input('Description').value).toBe('View roles');
     await user.click(screen.getByRole('button', { name: 'Back' }));
@@ -142,7 +143,7 @@ describe('shared entity form', { timeout: SCREEN_TEST_TIMEOUT }, () => {
       UpdateUser: ok(USER, 'User updated successfully'),
       GetUsers: ok([], 'Users fetched successfully', 0),
     });
-    expect(await screen.findByRole('heading', { level: 1, name: 'Update User' })).toBeTruthy();
+    expect(await findLoadedScreen('Update User')).toBeTruthy();
     expect(input('Email').type).toBe('email');
     expect(input('Email').value).toBe('jdoe@example.com');
     expect(input('Password').type).toBe('password');
@@ -173,7 +174,7 @@ describe('shared entity form', { timeout: SCREEN_TEST_TIMEOUT }, () => {
 
   it('has no password field on View User', async () => {
     renderRegistry('/registry/user/USER-1', ['VIEW_USERS'], { GetUserById: ok(USER) });
-    expect(await screen.findByRole('heading', { level: 1, name: 'View User' })).toBeTruthy();
+    expect(await findLoadedScreen('View User')).toBeTruthy();
     expect(screen.queryByLabelText('Password')).toBeNull();
     expect(input('Username').value).toBe('jdoe');
   });

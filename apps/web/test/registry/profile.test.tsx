@@ -5,6 +5,7 @@ import { toBracketPairs } from '../../src/api/client';
 import { initialProfileValues, profileBody } from '../../src/registry/profile/profileValues';
 import { profileRecord } from '../support/profile';
 import { ok, renderRegistry, resetScreensAfterEach, SCREEN_TEST_TIMEOUT } from './harness';
+import { findLoadedScreen } from './loaded';
 
 const PROFILE = profileRecord({
   phoneNumber: '+49 89 1234567',
@@ -80,7 +81,7 @@ describe('profile screens', { timeout: SCREEN_TEST_TIMEOUT }, () => {
     const api = renderRegistry('/registry/profile/PROFILE-1', ['VIEW_PROFILES'], {
       GetProfileByCode: ok(PROFILE, 'Profile fetched successfully'),
     });
-    expect(await screen.findByRole('heading', { level: 1, name: 'View Profile' })).toBeTruthy();
+    expect(await findLoadedScreen('View Profile')).toBeTruthy();
     expect((screen.getByLabelText('LinkedIn') as HTMLInputElement).value).toBe(
       'https://www.linkedin.com/in/amelia',
     );

@@ -1,19 +1,19 @@
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import { BarChart } from '@mui/x-charts/BarChart';
 import { LineChart } from '@mui/x-charts/LineChart';
 import { PERFORMANCE_INSIGHT_MESSAGES, type PerformanceTrend } from '@wfc/contract';
 import { useMemo } from 'react';
 import { useLocation, useParams, useSearchParams } from 'react-router';
-import { errorMessage } from '../../api/client';
-import { PageLoader } from '../../ui/PageLoader';
+import { failureOf } from '../../api/retry';
+import { RequestError } from '../../ui/RequestError';
 import { ScreenHeader } from '../../ui/ScreenHeader';
+import { PanelsSkeleton } from '../../ui/Skeletons';
 import { LoadingOverlay } from '../../ui/TablePager';
 import { todayIso } from '../query';
 import { useTrend } from './api';
 import { ChartPanel } from './ChartPanel';
 import { DataTable } from './DataTable';
-import { SERIES_COLOURS } from './palette';
+import { useSeriesColours } from './palette';
 import { RangeControls } from './RangeControls';
 import { dayLabel, monthLabel, readRange } from './ranges';
 
@@ -30,6 +30,7 @@ export function dailySeries(trend: PerformanceTrend) {
 }
 
 function TrendCharts({ trend }: { trend: PerformanceTrend }) {
+  const colours = useSeriesColours();
   const series = useMemo(() => dailySeries(trend), [trend]);
   const scored = trend.skills.some((s) => s.scored > 0);
   return (
@@ -52,13 +53,13 @@ function TrendCharts({ trend }: { trend: PerformanceTrend }) {
               {
                 data: series.daily,
                 label: 'Daily average',
-                color: SERIES_COLOURS.first,
+                color: colours.first,
                 showMark: trend.days.length < 40,
               },
               {
                 data: series.monthly,
                 label: 'Monthly average',
-                color: SERIES_COLOURS.second,
+                color: colours.second,
                 curve: 'stepAfter',
                 showMark: false,
               },
@@ -95,7 +96,7 @@ function TrendCharts({ trend }: { trend: PerformanceTrend }) {
               {
                 data: trend.skills.map((s) => s.average),
                 label: 'Average score',
-                color: SERIES_COLOURS.first,
+                color: colours.first,
               },
             ]}
             grid={{ vertical: true }}
@@ -137,17 +138,18 @@ export default function EmployeeInsightPage() {
   const range = readRange(params, today);
   const trend = useTrend(employeeCode, range);
 
-  if (trend.error) {
+  if (trend.error || !trend.data?.data) {
     return (
       <Box>
         <ScreenHeader title="Performance insight" back={back.to} backState={back.state} />
-        <Alert severity="error" role="alert">
-          {errorMessage(trend.error, PERFORMANCE_INSIGHT_MESSAGES.failedTrend)}
-        </Alert>
+        {trend.error ? (
+          <RequestError {...failureOf(trend, PERFORMANCE_INSIGHT_MESSAGES.failedTrend)} />
+        ) : (
+          <PanelsSkeleton label="Loading performance insight" panels={2} />
+        )}
       </Box>
     );
   }
-  if (!trend.data?.data) return <PageLoader label="Loading performance insight" />;
   const data = trend.data.data;
   const { employee } = data;
   return (

@@ -1,4 +1,3 @@
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import TextField from '@mui/material/TextField';
@@ -6,21 +5,23 @@ import { BarChart } from '@mui/x-charts/BarChart';
 import { PERFORMANCE_INSIGHT_MESSAGES, type PerformanceOverview } from '@wfc/contract';
 import { useEffect, useMemo, useState } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
-import { errorMessage } from '../../api/client';
-import { PageLoader } from '../../ui/PageLoader';
+import { failureOf } from '../../api/retry';
+import { RequestError } from '../../ui/RequestError';
 import { ScreenHeader } from '../../ui/ScreenHeader';
+import { PanelsSkeleton } from '../../ui/Skeletons';
 import { LoadingOverlay } from '../../ui/TablePager';
 import { DepartmentSelect } from '../DepartmentSelect';
 import { isIsoDate, todayIso } from '../query';
 import { useOverview } from './api';
 import { ChartPanel } from './ChartPanel';
 import { DataTable } from './DataTable';
-import { SERIES_COLOURS } from './palette';
+import { useSeriesColours } from './palette';
 import { dayLabel } from './ranges';
 
 const SCORE_AXIS = { min: 0, max: 10 } as const;
 
 function OverviewCharts({ overview }: { overview: PerformanceOverview }) {
+  const colours = useSeriesColours();
   const skillsScored = overview.skills.some((s) => s.yearly !== null);
   const departmentsScored = overview.departments.some((d) => d.yearly !== null);
   const counted = overview.distribution.reduce((n, b) => n + b.count, 0);
@@ -39,12 +40,12 @@ function OverviewCharts({ overview }: { overview: PerformanceOverview }) {
               {
                 data: overview.skills.map((s) => s.monthly),
                 label: 'This month',
-                color: SERIES_COLOURS.first,
+                color: colours.first,
               },
               {
                 data: overview.skills.map((s) => s.yearly),
                 label: 'This year',
-                color: SERIES_COLOURS.second,
+                color: colours.second,
               },
             ]}
             grid={{ vertical: true }}
@@ -67,16 +68,16 @@ function OverviewCharts({ overview }: { overview: PerformanceOverview }) {
             xAxis={[{ scaleType: 'band', data: overview.departments.map((d) => d.name) }]}
             yAxis={[SCORE_AXIS]}
             series={[
-              { data: overview.departments.map((d) => d.daily), label: 'Daily', color: SERIES_COLOURS.first },
+              { data: overview.departments.map((d) => d.daily), label: 'Daily', color: colours.first },
               {
                 data: overview.departments.map((d) => d.monthly),
                 label: 'Monthly',
-                color: SERIES_COLOURS.second,
+                color: colours.second,
               },
               {
                 data: overview.departments.map((d) => d.yearly),
                 label: 'Yearly',
-                color: SERIES_COLOURS.third,
+                color: colours.third,
               },
             ]}
             grid={{ horizontal: true }}
@@ -109,7 +110,7 @@ function OverviewCharts({ overview }: { overview: PerformanceOverview }) {
               {
                 data: overview.distribution.map((b) => b.count),
                 label: 'Employees',
-                color: SERIES_COLOURS.first,
+                color: colours.first,
               },
             ]}
             grid={{ horizontal: true }}
@@ -190,16 +191,14 @@ export default function OverviewPage() {
         />
       </Box>
       {overview.error ? (
-        <Alert severity="error" role="alert">
-          {errorMessage(overview.error, PERFORMANCE_INSIGHT_MESSAGES.failedOverview)}
-        </Alert>
+        <RequestError {...failureOf(overview, PERFORMANCE_INSIGHT_MESSAGES.failedOverview)} />
       ) : overview.data?.data ? (
         <Box sx={{ position: 'relative' }}>
           <OverviewCharts overview={overview.data.data} />
           {overview.isFetching && <LoadingOverlay label="Loading overview" zIndex={3} />}
         </Box>
       ) : (
-        <PageLoader label="Loading overview" />
+        <PanelsSkeleton label="Loading overview" panels={3} />
       )}
     </Box>
   );

@@ -1,6 +1,7 @@
 import type { ResourceDef } from '@wfc/contract';
 import { type Control, Controller, type FieldPath, type FieldValues } from 'react-hook-form';
 import { type Option, ResourceSelect, type SelectParent } from '../ResourceSelect';
+import { useRequired } from './required';
 
 interface BaseProps<V extends FieldValues> {
   control: Control<V>;
@@ -27,6 +28,7 @@ interface SelectProps<V extends FieldValues> extends BaseProps<V> {
 
 /** One option of another resource's list, as a form field. */
 export function SelectInput<V extends FieldValues>({ control, name, onPicked, ...select }: SelectProps<V>) {
+  const required = useRequired(name) && !select.disabled;
   return (
     <Controller
       name={name}
@@ -36,6 +38,7 @@ export function SelectInput<V extends FieldValues>({ control, name, onPicked, ..
         return (
           <ResourceSelect
             {...select}
+            required={required}
             value={current}
             onChange={(v) => {
               onPicked?.(v?.value !== current?.value);
@@ -51,6 +54,7 @@ export function SelectInput<V extends FieldValues>({ control, name, onPicked, ..
 
 /** Several options of another resource's list (a role's permissions), as a form field. */
 export function MultiSelectInput<V extends FieldValues>({ control, name, ...select }: BaseProps<V>) {
+  const required = useRequired(name) && !select.disabled;
   return (
     <Controller
       name={name}
@@ -58,6 +62,7 @@ export function MultiSelectInput<V extends FieldValues>({ control, name, ...sele
       render={({ field }) => (
         <ResourceSelect
           {...select}
+          required={required}
           isMulti
           value={(field.value as Option[] | undefined) ?? []}
           onChange={field.onChange}

@@ -3,6 +3,8 @@ import TextField from '@mui/material/TextField';
 import type { FormFieldKind } from '@wfc/contract';
 import { type Control, Controller, type FieldPath, type FieldValues } from 'react-hook-form';
 import { usePasswordVisibility } from '../../ui/usePasswordVisibility';
+import { dateFieldMessage, dateInputPattern } from './dateFormat';
+import { REQUIRED_MARK, useRequired } from './required';
 
 /** The definitions' text kinds, plus the profile's phone and web-address fields. */
 export type TextKind = Exclude<FormFieldKind, 'select' | 'multiselect' | 'json' | 'switch'> | 'tel' | 'url';
@@ -35,50 +37,61 @@ export function TextInput<V extends FieldValues>({
   autoComplete,
 }: Props<V>) {
   const password = usePasswordVisibility();
+  const required = useRequired(name) && !readOnly;
   const isPassword = kind === 'password';
   const type = isPassword ? password.type : kind === 'textarea' ? undefined : kind;
-  const helper =
-    error && help ? (
+  const helperFor = (message: string | undefined) =>
+    message && help ? (
       <>
-        {error}
+        {message}
         {/* The guidance stays readable as guidance, not as part of the error. */}
         <Box component="span" sx={{ display: 'block', color: 'text.secondary' }}>
           {help}
         </Box>
       </>
     ) : (
-      (error ?? help)
+      (message ?? help)
     );
   return (
     <Controller
       name={name}
       control={control}
-      render={({ field }) => (
-        <TextField
-          id={id}
-          label={label}
-          type={type}
-          value={(field.value as string | undefined) ?? ''}
-          onChange={field.onChange}
-          onBlur={field.onBlur}
-          inputRef={field.ref}
-          name={field.name}
-          fullWidth
-          multiline={kind === 'textarea'}
-          minRows={kind === 'textarea' ? 3 : undefined}
-          placeholder={placeholder}
-          error={Boolean(error)}
-          helperText={helper}
-          autoComplete={autoComplete}
-          slotProps={{
-            inputLabel: kind === 'date' || readOnly ? { shrink: true } : undefined,
-            input: {
-              readOnly,
-              endAdornment: isPassword ? password.toggle : undefined,
-            },
-          }}
-        />
-      )}
+      render={({ field }) => {
+        const value = (field.value as string | undefined) ?? '';
+        const message = error && kind === 'date' ? dateFieldMessage(error, value, dateInputPattern()) : error;
+        return (
+          <TextField
+            id={id}
+            label={label}
+            type={type}
+            required={required}
+            value={value}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+            inputRef={field.ref}
+            name={field.name}
+            fullWidth
+            multiline={kind === 'textarea'}
+            minRows={kind === 'textarea' ? 3 : undefined}
+            placeholder={placeholder}
+            error={Boolean(error)}
+            helperText={helperFor(message)}
+            autoComplete={autoComplete}
+            slotProps={{
+              inputLabel: {
+                shrink: kind === 'date' || readOnly ? true : undefined,
+                // MUI's own asterisk would become part of the label's text: REQUIRED_MARK instead.
+                required: false,
+                sx: required ? REQUIRED_MARK : undefined,
+              },
+              input: {
+                readOnly,
+                endAdornment: isPassword ? password.toggle : undefined,
+              },
+            }}
+          />
+        );
+      }}
     />
   );
 }

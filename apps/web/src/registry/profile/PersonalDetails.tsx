@@ -1,4 +1,5 @@
 import { Controller } from 'react-hook-form';
+import { useRequired } from '../fields/required';
 import { PictureDropzone } from './PictureDropzone';
 import { Cell, type ProfileFormParts, Section, SelectCell, TextCell } from './ProfileLayout';
 import { profileInputId } from './profileValues';
@@ -13,6 +14,7 @@ interface Props {
 }
 
 export function PersonalDetails({ form, userEditable, pictureError, onPictureChange }: Props) {
+  const pictureRequired = useRequired('profilePicture');
   return (
     <Section title="Personal details">
       <Cell wide>
@@ -25,6 +27,7 @@ export function PersonalDetails({ form, userEditable, pictureError, onPictureCha
               label="Profile Picture"
               value={field.value}
               disabled={form.readOnly}
+              required={pictureRequired}
               error={form.errorOf('profilePicture') ?? pictureError}
               onChange={(file) => {
                 onPictureChange();

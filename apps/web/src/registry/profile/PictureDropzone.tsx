@@ -5,6 +5,7 @@ import Typography from '@mui/material/Typography';
 import { PICTURE_SIZE_MESSAGE, PICTURE_TYPE_MESSAGE, PROFILE_PICTURE_MAX_BYTES } from '@wfc/contract';
 import { useEffect, useState } from 'react';
 import { ErrorCode, type FileRejection, useDropzone } from 'react-dropzone';
+import { REQUIRED_MARK } from '../fields/required';
 
 /** The formats the server accepts (jpg, jpeg, png and webp), by type and by extension. */
 const ACCEPT = {
@@ -37,6 +38,8 @@ interface Props {
   onChange(file: File): void;
   disabled?: boolean;
   error?: string;
+  /** Marked with the asterisk the form's other required fields carry. */
+  required?: boolean;
 }
 
 /** An object URL for the picture, released when the picture changes or the screen closes. */
@@ -55,7 +58,7 @@ function usePreview(file: File | null): string | null {
 }
 
 /** Exactly one picture; a refused file is explained in the server's words. */
-export function PictureDropzone({ id, label, value, onChange, disabled, error }: Props) {
+export function PictureDropzone({ id, label, value, onChange, disabled, error, required }: Props) {
   const preview = usePreview(value);
   const [rejections, setRejections] = useState<FileRejection[]>([]);
   const { getRootProps, getInputProps, isDragActive } = useDropzone({
@@ -109,7 +112,7 @@ export function PictureDropzone({ id, label, value, onChange, disabled, error }:
         htmlFor={id}
         variant="body2"
         color="text.secondary"
-        sx={{ display: 'block', mb: 1 }}
+        sx={{ display: 'block', mb: 1, ...(required ? REQUIRED_MARK : {}) }}
       >
         {label}
       </Typography>

@@ -3,8 +3,8 @@ import Divider from '@mui/material/Divider';
 import Paper from '@mui/material/Paper';
 import { useQueryClient } from '@tanstack/react-query';
 import { PROFILE_PICTURE_REQUIRED, type ProfileRecord } from '@wfc/contract';
-import { type BaseSyntheticEvent, useState } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { type BaseSyntheticEvent, useMemo, useState } from 'react';
+import { type FieldErrors, useForm, useWatch } from 'react-hook-form';
 import { queryKeys } from '../../api/queryKeys';
 import { useUnsavedInput } from '../../auth/auth';
 import { DiscardDialog } from '../../ui/DiscardDialog';
@@ -14,9 +14,12 @@ import { useUnsavedChangesGuard } from '../../ui/useUnsavedChangesGuard';
 import { bodyResolver } from '../bodyResolver';
 import { compareFields, versionOf } from '../conflict';
 import { errorAt, GeneralErrors, useServerFieldErrors } from '../fieldErrors';
+import { RequiredFields } from '../fields/required';
 import { useSaveRecord } from '../mutations';
 import { useDraft } from '../paths';
+import { RecordDetails } from '../RecordDetails';
 import { formTitle, type RecordFormProps } from '../RecordScreen';
+import { requiredFields } from '../requiredFields';
 import { SubmitRow } from '../SubmitRow';
 import { UNSAVED_FORM_TEXT, useApplyDraft } from '../unsaved';
 import { useConflictActions } from '../useConflictActions';
@@ -47,6 +50,13 @@ interface SavedPicture {
   file: File | null;
 }
 
+/**
+ * The check the schema cannot make: the body carries a picture only when it changed, but the form
+ * must always hold one.
+ */
+const pictureErrors = (v: ProfileValues): FieldErrors<ProfileValues> =>
+  v.profilePicture ? {} : { profilePicture: { type: 'required', message: PROFILE_PICTURE_REQUIRED } };
+
 /** The profile's view / create / update form: its nested address and its picture. */
 export function ProfileEditor({ def, mode, code, record, back, picture, pictureError }: Props) {
   const readOnly = mode === 'view';
@@ -67,17 +77,18 @@ export function ProfileEditor({ def, mode, code, record, back, picture, pictureE
   const { control, handleSubmit, setValue, setError, getValues, reset, formState } = useForm<ProfileValues>({
     defaultValues: initialProfileValues(base, picture),
     resolver: schema
-      ? bodyResolver<ProfileValues>(
-          schema,
-          (v) => profileBody(v, mode, code, pictureChanged),
-          // The schema sees the body, where an unchanged picture is absent; the form must still hold one.
-          (v) =>
-            v.profilePicture
-              ? {}
-              : { profilePicture: { type: 'required', message: PROFILE_PICTURE_REQUIRED } },
-        )
+      ? bodyResolver<ProfileValues>(schema, (v) => profileBody(v, mode, code, pictureChanged), pictureErrors)
       : undefined,
   });
+  // What an empty form is refused on, by the schema and by the picture check alike.
+  const required = useMemo(() => {
+    if (mode === 'view') return new Set<string>();
+    const empty = initialProfileValues();
+    return new Set([
+      ...requiredFields(schema, profileBody(empty, mode, code, false)),
+      ...Object.keys(pictureErrors(empty)),
+    ]);
+  }, [schema, mode, code]);
   // A deleted profile created again: what was typed into its form, as this form's unsaved edits.
   useApplyDraft(mode === 'create' ? draft : undefined, reset);
   const serverErrors = useServerFieldErrors(setError, PROFILE_FIELDS);
@@ -170,18 +181,21 @@ export function ProfileEditor({ def, mode, code, record, back, picture, pictureE
           <Box sx={{ display: 'flex', flexDirection: 'column', gap: 4 }}>
             {conflictPanel}
             <GeneralErrors messages={serverErrors.general} />
-            <PersonalDetails
-              form={form}
-              userEditable={mode === 'create'}
-              pictureError={pictureProblem}
-              onPictureChange={() => setPictureChanged(true)}
-            />
-            <Divider />
-            <AddressFields form={form} setValue={setValue} />
-            <Divider />
-            <SocialLinks form={form} />
-            <Divider />
-            <Notifications form={form} />
+            <RequiredFields names={required}>
+              <PersonalDetails
+                form={form}
+                userEditable={mode === 'create'}
+                pictureError={pictureProblem}
+                onPictureChange={() => setPictureChanged(true)}
+              />
+              <Divider />
+              <AddressFields form={form} setValue={setValue} />
+              <Divider />
+              <SocialLinks form={form} />
+              <Divider />
+              <Notifications form={form} />
+            </RequiredFields>
+            {readOnly && record && <RecordDetails def={def} code={code} record={record} />}
             <SubmitRow hidden={readOnly} submitting={formState.isSubmitting} />
           </Box>
         </Box>

@@ -1,7 +1,6 @@
 import type { ProfileRecord, ResourceDef } from '@wfc/contract';
-import { PageLoader } from '../../ui/PageLoader';
 import type { FormMode } from '../formValues';
-import { type RecordFormProps, RecordScreen } from '../RecordScreen';
+import { type RecordFormProps, RecordScreen, RecordSkeleton } from '../RecordScreen';
 import { ProfileEditor } from './ProfileEditor';
 import { PICTURE_FETCH_FAILED, useProfilePicture } from './useProfilePicture';
 
@@ -19,7 +18,14 @@ function WithPicture(props: RecordFormProps) {
   const profile = props.record as ProfileRecord | undefined;
   const picture = useProfilePicture(profile);
   if (profile?.profilePicture?.thumbnail && picture.isPending)
-    return <PageLoader label="Loading the profile picture" />;
+    return (
+      <RecordSkeleton
+        def={props.def}
+        mode={props.mode}
+        back={props.back}
+        label="Loading the profile picture"
+      />
+    );
   return (
     <ProfileEditor
       {...props}

@@ -1,0 +1,44 @@
+import type { ResourceDef } from '@wfc/contract';
+import type { Crumb } from '../ui/Breadcrumbs';
+import type { FormMode } from './formValues';
+import { listPath, REGISTRY, viewPath } from './paths';
+import type { SubListContext } from './queries';
+
+/** The record a crumb names: its display name, else its code (a record still loading, or nameless). */
+export interface CrumbRecord {
+  code: string;
+  name: string;
+}
+
+const ROOT: Crumb = { label: 'Registry', to: REGISTRY };
+
+const recordLabel = (record: CrumbRecord) => record.name || record.code;
+
+/**
+ * A list's trail: Registry / Countries; a sub-list's goes through its parent record,
+ * Registry / Countries / France / States.
+ */
+export function listCrumbs(
+  def: ResourceDef,
+  parent?: { subList: SubListContext; record: CrumbRecord },
+): Crumb[] {
+  if (!parent) return [ROOT, { label: def.plural }];
+  const owner = parent.subList.parent;
+  return [
+    ROOT,
+    { label: owner.plural, to: listPath(owner) },
+    { label: recordLabel(parent.record), to: viewPath(owner, parent.record.code) },
+    { label: def.plural },
+  ];
+}
+
+/**
+ * A record screen's trail: Registry / Countries / France on view, … / France / Edit on update,
+ * … / Add Country on create (the list's button says the same).
+ */
+export function recordCrumbs(def: ResourceDef, mode: FormMode, record: CrumbRecord): Crumb[] {
+  const list: Crumb = { label: def.plural, to: listPath(def) };
+  if (mode === 'create') return [ROOT, list, { label: `Add ${def.label}` }];
+  if (mode === 'view') return [ROOT, list, { label: recordLabel(record) }];
+  return [ROOT, list, { label: recordLabel(record), to: viewPath(def, record.code) }, { label: 'Edit' }];
+}

@@ -1,0 +1,49 @@
+import { ALL_PERMISSION_NAMES, type FormFieldDef, RESOURCES, type ResourceDef } from '@wfc/contract';
+import { readPath } from './paths';
+import type { RegistryRecord } from './queries';
+
+export interface PermissionGroup {
+  /** The module the permissions govern ('Roles', 'Performance Snapshot'), or 'Other'. */
+  module: string;
+  names: string[];
+}
+
+export const OTHER_MODULE = 'Other';
+
+/** The performance permissions govern the one section that is not a registry module. */
+const PERFORMANCE_MODULE = 'Performance Snapshot';
+
+const moduleOf = (name: string): string =>
+  RESOURCES.find((r) => Object.values(r.permissions).includes(name))?.plural ??
+  (name.endsWith('_PERFORMANCE') || name.endsWith('_PERFORMANCES') ? PERFORMANCE_MODULE : OTHER_MODULE);
+
+const catalogueIndex = (name: string) => {
+  const i = (ALL_PERMISSION_NAMES as readonly string[]).indexOf(name);
+  return i === -1 ? ALL_PERMISSION_NAMES.length : i;
+};
+
+/**
+ * Permission names grouped by the module they govern, in the catalogue's order (View, Create,
+ * Update, Delete within a module); names the catalogue does not know come last, by name.
+ */
+export function groupPermissions(names: readonly string[]): PermissionGroup[] {
+  const sorted = [...new Set(names)].sort(
+    (a, b) => catalogueIndex(a) - catalogueIndex(b) || a.localeCompare(b),
+  );
+  const groups = new Map<string, string[]>();
+  for (const name of sorted) {
+    const module = moduleOf(name);
+    groups.set(module, [...(groups.get(module) ?? []), name]);
+  }
+  return [...groups].map(([module, grouped]) => ({ module, names: grouped }));
+}
+
+/** The field of a definition's form that holds permissions (a role's), if it has one. */
+export const permissionsField = (def: ResourceDef): FormFieldDef | undefined =>
+  def.formFields.find((f) => f.kind === 'multiselect' && f.source === 'permission');
+
+/** The permission names a record holds through that field. */
+export function heldPermissionNames(field: FormFieldDef, record: RegistryRecord): string[] {
+  const names = readPath(record, field.labelPath ?? field.name);
+  return Array.isArray(names) ? names.filter((n): n is string => typeof n === 'string') : [];
+}
