@@ -208,6 +208,11 @@ async function openList(def: ResourceDef) {
 }
 
 async function listFilterSortPage(c: ModuleCase, def: ResourceDef) {
+  // A retry starts from the default rows per page, not the 15 the first try left remembered.
+  await page.evaluate(
+    (list) => window.localStorage.removeItem(`wfc.rowsPerPage.${list}`),
+    def.endpoints.list,
+  );
   await openList(def);
   await filterBy(page, 'seed');
   await waitForRange(page, `1 - 10 of ${SEEDED}`);

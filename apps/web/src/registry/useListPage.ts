@@ -1,5 +1,5 @@
 import type { ResourceDef } from '@wfc/contract';
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { lastPage } from '../ui/paging';
 import { DEFAULT_TABLE_QUERY, readTableQuery, type TableQuery, writeTableQuery } from './listQuery';
@@ -17,13 +17,16 @@ export function useListPage(def: ResourceDef, subList?: SubListContext, parentCo
     () => rememberedRowsPerPage(listName) ?? DEFAULT_TABLE_QUERY.limit,
   );
   const query = readTableQuery(params, def.sortFields, def.filters, defaultLimit);
-  const setQuery = (next: TableQuery) => {
-    if (next.limit !== query.limit) {
-      rememberRowsPerPage(listName, next.limit);
-      setDefaultLimit(next.limit);
-    }
-    setParams(writeTableQuery(next));
-  };
+  // One transition for both: the router commits the address as a transition, and a default
+  // applied ahead of it would render the old page's rows under the new rows-per-page's range.
+  const setQuery = (next: TableQuery) =>
+    startTransition(() => {
+      if (next.limit !== query.limit) {
+        rememberRowsPerPage(listName, next.limit);
+        setDefaultLimit(next.limit);
+      }
+      setParams(writeTableQuery(next));
+    });
   const list = useListQuery(def, query, subList, parentCode);
   const rows = list.data?.data ?? [];
   const total = list.data?.total ?? rows.length;

@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { act, render, screen } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import type { SessionUser } from '@wfc/contract';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -65,7 +65,10 @@ describe('AuthProvider', () => {
     );
     expect((await screen.findByTestId('who')).textContent).toBe('maria can-view-roles=true');
     expect(api.callsTo('GetSession')).toHaveLength(1);
-    expect(stored().auth.user.role.rolePermissions[0].permissionName).toBe('VIEW ROLES');
+    // Stored by an effect after the render that shows it.
+    await waitFor(() =>
+      expect(stored().auth.user.role.rolePermissions[0]?.permissionName).toBe('VIEW ROLES'),
+    );
   });
 
   it('does not ask the server when nobody was signed in', async () => {
