@@ -23,7 +23,7 @@ const HELP = `npm run bench -w @wfc/server -- [options]   (DATABASE_URL names th
   --connections N     concurrent connections (BENCH_CONNECTIONS, default 50)
   --port N            port for the server under test (BENCH_PORT, default 3917)
   --only LIST         scenarios to run: lists,performances,trend,overview,save,export,pgbench,login,web (default all)
-  --cpu-prof DIR      write a V8 CPU profile of the server to DIR`;
+  --cpu-prof DIR      write V8 CPU profiles of the servers to DIR`;
 
 const { values: args } = parseArgs({
   options: {
@@ -89,6 +89,8 @@ console.log(
   `Data in ${args.database}: ${sizes.employees} employees, ${sizes.cities} cities, ${sizes.audits} audits, ~${sizes.scores} scores`,
 );
 
+/** Both servers are profiled, each to its own file. */
+const profileArgs = args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof']}`] : [];
 const server: RunningServer = await startServer(
   {
     DATABASE_URL: dbUrl,
@@ -104,7 +106,7 @@ const server: RunningServer = await startServer(
     LOGIN_MAX_FAILURES_PER_IP: String(CONNECTIONS * 10),
     LOGIN_MAX_FAILURES_PER_ACCOUNT: String(CONNECTIONS * 10),
   },
-  args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof']}`] : [],
+  profileArgs,
 );
 console.log(
   `Server pid ${server.pid} at ${server.url}, RSS ${(server.rss() / MB).toFixed(0)} MB after start`,
@@ -223,15 +225,18 @@ const uncachedRps = new Map<string, number>();
 
 /** A second server on the same data and sessions that keeps nothing: every request a cache miss. */
 const startUncachedServer = () =>
-  startServer({
-    DATABASE_URL: dbUrl,
-    PORT: String(Number(args.port) + 1),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    DEMO_DATA: 'false',
-    WEB_DIST: '/nonexistent/',
-    QUERY_CACHE_MB: '0',
-  });
+  startServer(
+    {
+      DATABASE_URL: dbUrl,
+      PORT: String(Number(args.port) + 1),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DEMO_DATA: 'false',
+      WEB_DIST: '/nonexistent/',
+      QUERY_CACHE_MB: '0',
+    },
+    profileArgs,
+  );
 
 /** The lists once against `base`; `cached` says whether that server keeps pages. */
 async function benchLists(base: string, cached: boolean) {
@@ -290,7 +295,7 @@ try {
   await pool.query('delete from audits where id > $1', [auditsBefore]);
   await pool.query('delete from sessions');
   await pool.query(
-    'vacuum analyze audits, sessions, performances, performance_scores, performance_months, performance_skill_days',
+    'vacuum analyze audits, sessions, performances, performance_scores, performance_months, performance_skill_days, performance_department_skill_months, performance_skill_months',
   );
   await pool.end();
 }
@@ -524,6 +529,13 @@ async function benchSave() {
       [dates],
     );
     await pool.query('delete from performance_skill_days where date = any($1::date[])', [dates]);
+    // Only the created rows lie in their months (their years hold nothing else, checked above).
+    for (const table of ['performance_department_skill_months', 'performance_skill_months']) {
+      await pool.query(
+        `delete from ${table} where month = any(array(select date_trunc('month', d)::date from unnest($1::date[]) d))`,
+        [dates],
+      );
+    }
   };
   await removeCreated();
   const created = await saveBatch(batch(created1, 5));

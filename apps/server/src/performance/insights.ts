@@ -20,9 +20,11 @@ import { getTableName, sql } from 'drizzle-orm';
 import {
   departments,
   employees,
+  performanceDepartmentSkillMonths,
   performanceMonths,
   performanceScores,
   performanceSkillDays,
+  performanceSkillMonths,
   performances,
   skills,
 } from '../db/schema/index.ts';
@@ -43,13 +45,19 @@ const canView = anyOf('VIEW_PERFORMANCES');
  * Every table a trend or an overview reads: an answer is kept (`services.cache`) until one of them
  * changes, so a chart opened again, or by several people, costs no SQL until the next save.
  */
-const TREND_READS = [performances, performanceScores, employees, skills, departments].map((t) =>
-  getTableName(t),
-);
+const TREND_READS = [
+  performances,
+  performanceScores,
+  performanceSkillMonths,
+  employees,
+  skills,
+  departments,
+].map((t) => getTableName(t));
 const OVERVIEW_READS = [
   performances,
   performanceMonths,
   performanceSkillDays,
+  performanceDepartmentSkillMonths,
   employees,
   skills,
   departments,

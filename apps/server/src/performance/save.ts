@@ -19,8 +19,9 @@ import { gridRows, listScores, listSkills, scoresByRow, withSkills } from './rea
 import {
   type ChangedDay,
   refreshRollups,
-  refreshSkillDays,
+  refreshSkillRollups,
   type SkillDelta,
+  type SkillRollupRefs,
   skillDeltas,
 } from './rollups.ts';
 import { jsonParam, rowsOf, textSet } from './sql.ts';
@@ -35,19 +36,24 @@ export interface SavedRow {
 
 const unique = (values: Iterable<string>) => [...new Set(values)];
 
-async function checkReferences(tx: Executor, rows: readonly PerformanceRowInput[]) {
+/**
+ * Refuses rows that name an unknown employee, skill or performance; answers the employees' and
+ * skills' ids and the employees' departments, which the skill rollups are kept under.
+ */
+async function checkReferences(tx: Executor, rows: readonly PerformanceRowInput[]): Promise<SkillRollupRefs> {
   const employeeCodes = unique(rows.map((r) => r.employeeCode)).sort();
   // Locking the employees serialises concurrent saves of one person, whose running sums
-  // would otherwise be recomputed from each other's stale snapshots.
-  const employees = await rowsOf<{ code: string }>(
+  // would otherwise be recomputed from each other's stale snapshots, and keeps each in its
+  // department until the save's rollups are written.
+  const employees = await rowsOf<{ code: string; id: number; departmentCode: string }>(
     tx,
-    sql`select employee_code as code from employees
+    sql`select employee_code as code, id::int as id, department_code as "departmentCode" from employees
         where employee_code in (${textSet(employeeCodes)})
         order by employee_code for no key update`,
   );
-  const skills = await rowsOf<{ code: string }>(
+  const skills = await rowsOf<{ code: string; id: number }>(
     tx,
-    sql`select skill_code as code from skills
+    sql`select skill_code as code, id::int as id from skills
         where skill_code in (${textSet(unique(rows.flatMap((r) => r.performancePerSkill.map((c) => c.skillCode))))})`,
   );
   const named = unique(rows.flatMap((r) => (r.performanceCode ? [r.performanceCode] : [])));
@@ -64,6 +70,10 @@ async function checkReferences(tx: Executor, rows: readonly PerformanceRowInput[
     performances: new Map(saved.map((p) => [p.code, p])),
   });
   if (errors.length) throw badRequest('Invalid input', errors);
+  return {
+    employees: new Map(employees.map((e) => [e.code, { id: e.id, departmentCode: e.departmentCode }])),
+    skills: new Map(skills.map((k) => [k.code, k.id])),
+  };
 }
 
 /**
@@ -238,7 +248,7 @@ export async function savePerformances(
 ): Promise<SavedRow[]> {
   const shapeErrors = batchShapeErrors(rows);
   if (shapeErrors.length) throw badRequest('Invalid input', shapeErrors);
-  await checkReferences(tx, rows);
+  const refs = await checkReferences(tx, rows);
   await checkVersions(tx, rows);
 
   const saved = await upsertRows(tx, rows);
@@ -259,7 +269,7 @@ export async function savePerformances(
     for (const d of done.deltas) deltas.push(d);
   }
   await refreshRollups(tx, changed);
-  await refreshSkillDays(tx, deltas);
+  await refreshSkillRollups(tx, deltas, refs);
   await recordAudits(tx, audits);
   return rows.map((row) => {
     const { performanceCode, employeeCode, date } = byKey.get(`${row.employeeCode}|${row.date}`) as SavedRow;

@@ -3,9 +3,11 @@ import { asc, count } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   audits,
+  performanceDepartmentSkillMonths,
   performanceMonths,
   performanceScores,
   performanceSkillDays,
+  performanceSkillMonths,
   performances,
 } from '../../../src/db/schema/index.ts';
 import { sharedTestApp } from '../../support/app.ts';
@@ -83,6 +85,22 @@ async function fingerprint() {
         asc(performanceSkillDays.departmentCode),
         asc(performanceSkillDays.date),
         asc(performanceSkillDays.skillCode),
+      ),
+    departmentSkillMonths: await db
+      .select()
+      .from(performanceDepartmentSkillMonths)
+      .orderBy(
+        asc(performanceDepartmentSkillMonths.departmentCode),
+        asc(performanceDepartmentSkillMonths.month),
+        asc(performanceDepartmentSkillMonths.skillCode),
+      ),
+    skillMonths: await db
+      .select()
+      .from(performanceSkillMonths)
+      .orderBy(
+        asc(performanceSkillMonths.employeeId),
+        asc(performanceSkillMonths.month),
+        asc(performanceSkillMonths.skillId),
       ),
     audits: (await db.select({ n: count() }).from(audits))[0]!.n,
   };

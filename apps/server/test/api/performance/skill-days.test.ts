@@ -23,7 +23,18 @@ let ann: string;
 let bob: string;
 let cy: string;
 
-const DATES = ['2024-01-31', '2024-02-01', '2024-02-15', '2024-03-10', '2025-01-02'];
+/** Every scored date and the days around them: a month read whole, less some days, or by its days. */
+const DATES = [
+  '2024-01-31',
+  '2024-02-01',
+  '2024-02-14',
+  '2024-02-15',
+  '2024-02-28',
+  '2024-03-10',
+  '2024-03-31',
+  '2024-12-31',
+  '2025-01-02',
+];
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -65,6 +76,99 @@ async function expectRollupExact() {
         group by 1, 2, 3 order by 1, 2, 3`,
   );
   expect(stored).toEqual(direct);
+  const storedMonths = await rows<SkillMonthRow>(
+    t.handle.db,
+    sql`select e.employee_code, m.month::text as month, k.skill_code, m.points_sum, m.scored
+        from performance_skill_months m
+        join employees e on e.id = m.employee_id
+        join skills k on k.id = m.skill_id
+        order by 1, 2, 3`,
+  );
+  const directMonths = await rows<SkillMonthRow>(
+    t.handle.db,
+    sql`select p.employee_code, date_trunc('month', p.date)::date::text as month, ps.skill_code,
+          sum(ps.points)::int as points_sum, count(ps.points)::int as scored
+        from performance_scores ps
+        join performances p on p.performance_code = ps.performance_code
+        where ps.points is not null
+        group by 1, 2, 3 order by 1, 2, 3`,
+  );
+  expect(storedMonths).toEqual(directMonths);
+  const storedDepartmentMonths = await rows<SkillDayRow>(
+    t.handle.db,
+    sql`select department_code, month::text as date, skill_code, points_sum, scored
+        from performance_department_skill_months order by 1, 2, 3`,
+  );
+  const directDepartmentMonths = await rows<SkillDayRow>(
+    t.handle.db,
+    sql`select e.department_code, date_trunc('month', p.date)::date::text as date, ps.skill_code,
+          sum(ps.points)::int as points_sum, count(ps.points)::int as scored
+        from performance_scores ps
+        join performances p on p.performance_code = ps.performance_code
+        join employees e on e.employee_code = p.employee_code
+        where ps.points is not null
+        group by 1, 2, 3 order by 1, 2, 3`,
+  );
+  expect(storedDepartmentMonths).toEqual(directDepartmentMonths);
+}
+
+interface SkillMonthRow {
+  employee_code: string;
+  month: string;
+  skill_code: string;
+  points_sum: number;
+  scored: number;
+}
+
+/**
+ * Ranges that start and end on every kind of day: inside one month, across a month's and a year's
+ * end, whole months, and a part month read whole less its other days.
+ */
+const RANGES: [string, string][] = [
+  ['2024-01-01', '2024-12-31'],
+  ['2024-01-31', '2024-02-01'],
+  ['2024-02-01', '2024-02-29'],
+  ['2024-02-02', '2024-02-28'],
+  ['2024-02-10', '2024-03-10'],
+  ['2024-01-15', '2024-03-09'],
+  ['2024-03-11', '2025-01-02'],
+  ['2024-12-31', '2025-01-02'],
+  ['2024-03-11', '2024-12-31'],
+];
+
+/** Each skill's mean and count over a range of one employee's days, straight from the scores. */
+async function directTrendSkills(employeeCode: string, from: string, to: string) {
+  return rows<{ skillCode: string; title: string; average: number | null; scored: number }>(
+    t.handle.db,
+    sql`select k.skill_code as "skillCode", k.title,
+          case when s.n > 0 then round(round(s.total::numeric / s.n, 20), 2)::float8 end as average,
+          coalesce(s.n, 0)::int as scored
+        from skills k left join (
+          select ps.skill_code, sum(ps.points) as total, count(ps.points) as n
+          from performance_scores ps
+          join performances p on p.performance_code = ps.performance_code
+          where p.employee_code = ${employeeCode} and p.date between ${from}::date and ${to}::date
+          group by ps.skill_code
+        ) s on s.skill_code = k.skill_code
+        order by lower(k.title), k.id`,
+  );
+}
+
+/** The trend's skill averages of every employee over every range equal the scores' own means. */
+async function expectTrendsExact() {
+  const employees = await rows<{ code: string }>(
+    t.handle.db,
+    sql`select employee_code as code from employees order by 1`,
+  );
+  for (const { code } of employees) {
+    for (const [from, to] of RANGES) {
+      const res = await t.post('GetPerformanceTrend', { employeeCode: code, from, to }, admin);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().data.skills, `${code} ${from}..${to}`).toEqual(
+        await directTrendSkills(code, from, to),
+      );
+    }
+  }
 }
 
 /** Each skill's monthly and yearly mean up to the date, straight from the scores, rounded as the server rounds. */
@@ -105,6 +209,7 @@ async function overviewSkills(date: string, departmentCode?: string) {
 /** The rollup, and the overview's skill averages on every date for everyone and each department. */
 async function expectExact() {
   await expectRollupExact();
+  await expectTrendsExact();
   for (const date of DATES) {
     for (const department of [undefined, ops, sales]) {
       expect(await overviewSkills(date, department), `${date} ${department ?? 'all'}`).toEqual(

@@ -1,6 +1,14 @@
 import { localIsoDate, performanceDateError, performanceDateRange } from '@wfc/contract';
 import { describe, expect, it } from 'vitest';
-import { monthStart, previousMonthStart, yearStart } from '../../../src/performance/dates.ts';
+import {
+  addDays,
+  daysIn,
+  monthCover,
+  monthEnd,
+  monthStart,
+  previousMonthStart,
+  yearStart,
+} from '../../../src/performance/dates.ts';
 import { rollupGroups } from '../../../src/performance/rollups.ts';
 
 describe('calendar bounds', () => {
@@ -62,6 +70,73 @@ describe('the dates a performance may describe', () => {
     }
     for (const date of ['0001-01-01', '1969-12-31', '2027-11-24', '9999-12-31']) {
       expect(performanceDateError(date, range)).toBe('Date must be between 1970-01-01 and 2027-11-23');
+    }
+  });
+});
+
+describe('monthCover', () => {
+  it('reads whole months whole, and a part month by its fewer days', () => {
+    // A year to the 26th: 5 days of the first month added, the last month whole less its 4 days left.
+    expect(monthCover('2025-11-26', '2026-11-26')).toEqual({
+      months: ['2025-12-01', '2026-11-01'],
+      add: [['2025-11-26', '2025-11-30']],
+      subtract: [['2026-11-27', '2026-11-30']],
+    });
+    expect(monthCover('2024-02-01', '2024-02-29')).toEqual({
+      months: ['2024-02-01', '2024-02-01'],
+      add: [],
+      subtract: [],
+    });
+    expect(monthCover('2024-02-10', '2024-02-12')).toEqual({
+      months: null,
+      add: [['2024-02-10', '2024-02-12']],
+      subtract: [],
+    });
+    // Most of one month: the month less a day at each end.
+    expect(monthCover('2024-03-02', '2024-03-30')).toEqual({
+      months: ['2024-03-01', '2024-03-01'],
+      add: [],
+      subtract: [
+        ['2024-03-01', '2024-03-01'],
+        ['2024-03-31', '2024-03-31'],
+      ],
+    });
+    // Across a year's end, neither end month whole.
+    expect(monthCover('2024-12-30', '2025-01-02')).toEqual({
+      months: null,
+      add: [
+        ['2024-12-30', '2024-12-31'],
+        ['2025-01-01', '2025-01-02'],
+      ],
+      subtract: [],
+    });
+  });
+
+  it('counts every day of any range exactly once, and reads at most a month of days', () => {
+    const counted = (cover: ReturnType<typeof monthCover>) => {
+      const n = new Map<string, number>();
+      const each = ([a, b]: readonly [string, string], by: number) => {
+        for (let d = a; d <= b; d = addDays(d, 1)) n.set(d, (n.get(d) ?? 0) + by);
+      };
+      if (cover.months) each([cover.months[0], monthEnd(cover.months[1])], 1);
+      for (const s of cover.add) each(s, 1);
+      for (const s of cover.subtract) each(s, -1);
+      return [...n].filter(([, k]) => k !== 0).sort(([a], [b]) => a.localeCompare(b));
+    };
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    for (let i = 0; i < 400; i++) {
+      const from = addDays('2023-01-01', next(800));
+      const to = addDays(from, next(i % 4 === 0 ? 40 : 367));
+      const cover = monthCover(from, to);
+      const expected: [string, number][] = [];
+      for (let d = from; d <= to; d = addDays(d, 1)) expected.push([d, 1]);
+      expect(counted(cover), `${from}..${to}`).toEqual(expected);
+      const read = [...cover.add, ...cover.subtract].reduce((n, [a, b]) => n + daysIn(a, b), 0);
+      expect(read).toBeLessThanOrEqual(31);
     }
   });
 });

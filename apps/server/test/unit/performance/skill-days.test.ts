@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { skillDeltas } from '../../../src/performance/rollups.ts';
+import { skillDeltas, skillRollupChanges } from '../../../src/performance/rollups.ts';
 
 const day = { employeeCode: 'EMP-1', date: '2024-02-01' };
 
@@ -28,5 +28,73 @@ describe('skillDeltas', () => {
 
   it('adds nothing for an unchanged value or a clear of a cell that had no score', () => {
     expect(skillDeltas(day, new Map([['A', 4]]), [{ skillCode: 'A', points: 4 }], ['Z'])).toEqual([]);
+  });
+});
+
+describe('skillRollupChanges', () => {
+  const refs = {
+    employees: new Map([
+      ['E2', { id: 7, departmentCode: 'OPS' }],
+      ['E1', { id: 12, departmentCode: 'OPS' }],
+      ['E3', { id: 3, departmentCode: 'ART' }],
+    ]),
+    skills: new Map([
+      ['S-A', 40],
+      ['S-B', 9],
+    ]),
+  };
+  const d = (e: string, date: string, s: string, p: number, n: number) => ({ e, d: date, s, p, n });
+
+  it('sums the cells per department day, department month and employee month, in key order', () => {
+    const changes = skillRollupChanges(
+      [
+        d('E1', '2024-02-03', 'S-A', 4, 1),
+        d('E2', '2024-02-03', 'S-A', 3, 1),
+        d('E2', '2024-02-20', 'S-A', -2, 0),
+        d('E3', '2024-02-03', 'S-B', 5, 1),
+        d('E1', '2024-03-01', 'S-B', -6, -1),
+      ],
+      refs,
+    );
+    expect(changes.performance_skill_days).toEqual([
+      { key: ['ART', '2024-02-03', 'S-B'], points: 5, scored: 1 },
+      { key: ['OPS', '2024-02-03', 'S-A'], points: 7, scored: 2 },
+      { key: ['OPS', '2024-02-20', 'S-A'], points: -2, scored: 0 },
+      { key: ['OPS', '2024-03-01', 'S-B'], points: -6, scored: -1 },
+    ]);
+    expect(changes.performance_department_skill_months).toEqual([
+      { key: ['ART', '2024-02-01', 'S-B'], points: 5, scored: 1 },
+      { key: ['OPS', '2024-02-01', 'S-A'], points: 5, scored: 2 },
+      { key: ['OPS', '2024-03-01', 'S-B'], points: -6, scored: -1 },
+    ]);
+    // Ids compare as numbers: 3 < 7 < 12.
+    expect(changes.performance_skill_months).toEqual([
+      { key: [3, '2024-02-01', 9], points: 5, scored: 1 },
+      { key: [7, '2024-02-01', 40], points: 1, scored: 1 },
+      { key: [12, '2024-02-01', 40], points: 4, scored: 1 },
+      { key: [12, '2024-03-01', 9], points: -6, scored: -1 },
+    ]);
+  });
+
+  it('leaves out the rows whose changes cancel out', () => {
+    const changes = skillRollupChanges(
+      [
+        d('E1', '2024-02-03', 'S-A', 4, 0),
+        d('E2', '2024-02-03', 'S-A', -4, 0),
+        d('E1', '2024-02-05', 'S-A', -4, 0),
+      ],
+      refs,
+    );
+    expect(changes.performance_skill_days).toEqual([
+      { key: ['OPS', '2024-02-05', 'S-A'], points: -4, scored: 0 },
+    ]);
+    expect(changes.performance_department_skill_months).toEqual([
+      { key: ['OPS', '2024-02-01', 'S-A'], points: -4, scored: 0 },
+    ]);
+    expect(changes.performance_skill_months).toEqual([{ key: [7, '2024-02-01', 40], points: -4, scored: 0 }]);
+  });
+
+  it('refuses a cell of an employee or skill the save did not check', () => {
+    expect(() => skillRollupChanges([d('E9', '2024-02-03', 'S-A', 1, 1)], refs)).toThrow(/unknown employee/);
   });
 });
