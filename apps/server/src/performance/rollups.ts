@@ -347,44 +347,47 @@ export async function refreshSkillRollups(
   }
 }
 
-/** Every department's, date's and skill's sum and count of scores, from the scores alone. */
-async function rebuildSkillDays(db: Executor) {
-  await db.execute(sql`delete from performance_skill_days`);
-  await db.execute(sql`
-    insert into performance_skill_days (department_code, date, skill_code, points_sum, scored)
-    select e.department_code, p.date, ps.skill_code, sum(ps.points)::int, count(ps.points)::int
-    from performance_scores ps
-    join performances p on p.performance_code = ps.performance_code
-    join employees e on e.employee_code = p.employee_code
-    where ps.points is not null
-    group by 1, 2, 3
-    order by 2, 1, 3`);
-}
-
-/** Every department's, month's and skill's sums, from the skill days (rebuilt first). */
-async function rebuildDepartmentSkillMonths(db: Executor) {
-  await db.execute(sql`delete from performance_department_skill_months`);
-  await db.execute(sql`
-    insert into performance_department_skill_months (department_code, month, skill_code, points_sum, scored)
-    select department_code, date_trunc('month', date)::date, skill_code, sum(points_sum)::int, sum(scored)::int
-    from performance_skill_days
-    group by 1, 2, 3
-    order by 1, 2, 3`);
-}
-
-/** Every employee's, month's and skill's sum and count of scores, from the scores alone. */
-async function rebuildSkillMonths(db: Executor) {
-  await db.execute(sql`delete from performance_skill_months`);
-  await db.execute(sql`
-    insert into performance_skill_months (employee_id, month, skill_id, points_sum, scored)
-    select e.id, date_trunc('month', p.date)::date, k.id, sum(ps.points)::int, count(ps.points)::int
-    from performance_scores ps
-    join performances p on p.performance_code = ps.performance_code
-    join employees e on e.employee_code = p.employee_code
-    join skills k on k.skill_code = ps.skill_code
-    where ps.points is not null
-    group by 1, 2, 3
-    order by 1, 2, 3`);
+/**
+ * Every skill rollup recomputed from the scores alone: per department and date, per department and
+ * month, per employee and month.
+ */
+async function rebuildSkillRollups(db: Executor) {
+  const rollups = [
+    {
+      table: 'performance_skill_days',
+      keys: 'department_code, date, skill_code',
+      owner: 'e.department_code',
+      period: 'p.date',
+      skill: 'ps.skill_code',
+    },
+    {
+      table: 'performance_department_skill_months',
+      keys: 'department_code, month, skill_code',
+      owner: 'e.department_code',
+      period: "date_trunc('month', p.date)::date",
+      skill: 'ps.skill_code',
+    },
+    {
+      table: 'performance_skill_months',
+      keys: 'employee_id, month, skill_id',
+      owner: 'e.id',
+      period: "date_trunc('month', p.date)::date",
+      skill: 'k.id',
+    },
+  ];
+  for (const r of rollups) {
+    await db.execute(sql`delete from ${sql.raw(r.table)}`);
+    await db.execute(sql`
+      insert into ${sql.raw(r.table)} (${sql.raw(r.keys)}, points_sum, scored)
+      select ${sql.raw(r.owner)}, ${sql.raw(r.period)}, ${sql.raw(r.skill)}, sum(ps.points)::int, count(ps.points)::int
+      from performance_scores ps
+      join performances p on p.performance_code = ps.performance_code
+      join employees e on e.employee_code = p.employee_code
+      join skills k on k.skill_code = ps.skill_code
+      where ps.points is not null
+      group by 1, 2, 3
+      order by 1, 2, 3`);
+  }
 }
 
 /**
@@ -416,9 +419,7 @@ export async function rebuildPerformanceRollups(db: Executor) {
     db,
     sql`select distinct employee_code, date_trunc('year', date)::date as year from performances`,
   );
-  await rebuildSkillDays(db);
-  await rebuildDepartmentSkillMonths(db);
-  await rebuildSkillMonths(db);
+  await rebuildSkillRollups(db);
   await db.execute(sql`cluster performances using performances_date`);
   await db.execute(sql`cluster performance_months using performance_months_month`);
   await db.execute(

@@ -50,74 +50,60 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-interface SkillDayRow {
-  department_code: string;
-  date: string;
+interface RollupRow {
+  owner: string;
+  period: string;
   skill_code: string;
   points_sum: number;
   scored: number;
 }
 
-/** The rollup as stored, and as computed from the scores: they must be the same rows. */
-async function expectRollupExact() {
-  const stored = await rows<SkillDayRow>(
-    t.handle.db,
-    sql`select department_code, date::text as date, skill_code, points_sum, scored
-        from performance_skill_days order by 1, 2, 3`,
-  );
-  const direct = await rows<SkillDayRow>(
-    t.handle.db,
-    sql`select e.department_code, p.date::text as date, ps.skill_code,
-          sum(ps.points)::int as points_sum, count(ps.points)::int as scored
-        from performance_scores ps
-        join performances p on p.performance_code = ps.performance_code
-        join employees e on e.employee_code = p.employee_code
-        where ps.points is not null
-        group by 1, 2, 3 order by 1, 2, 3`,
-  );
-  expect(stored).toEqual(direct);
-  const storedMonths = await rows<SkillMonthRow>(
-    t.handle.db,
-    sql`select e.employee_code, m.month::text as month, k.skill_code, m.points_sum, m.scored
+/**
+ * Each skill rollup as stored, keyed by codes, and what the scores themselves sum to for the same
+ * owner (department or employee) and period (date or month).
+ */
+const ROLLUPS = [
+  {
+    stored: sql`select department_code as owner, date::text as period, skill_code, points_sum, scored
+        from performance_skill_days`,
+    owner: sql`e.department_code`,
+    period: sql`p.date`,
+  },
+  {
+    stored: sql`select department_code as owner, month::text as period, skill_code, points_sum, scored
+        from performance_department_skill_months`,
+    owner: sql`e.department_code`,
+    period: sql`date_trunc('month', p.date)::date`,
+  },
+  {
+    stored: sql`select e.employee_code as owner, m.month::text as period, k.skill_code, m.points_sum, m.scored
         from performance_skill_months m
         join employees e on e.id = m.employee_id
-        join skills k on k.id = m.skill_id
-        order by 1, 2, 3`,
-  );
-  const directMonths = await rows<SkillMonthRow>(
-    t.handle.db,
-    sql`select p.employee_code, date_trunc('month', p.date)::date::text as month, ps.skill_code,
-          sum(ps.points)::int as points_sum, count(ps.points)::int as scored
-        from performance_scores ps
-        join performances p on p.performance_code = ps.performance_code
-        where ps.points is not null
-        group by 1, 2, 3 order by 1, 2, 3`,
-  );
-  expect(storedMonths).toEqual(directMonths);
-  const storedDepartmentMonths = await rows<SkillDayRow>(
-    t.handle.db,
-    sql`select department_code, month::text as date, skill_code, points_sum, scored
-        from performance_department_skill_months order by 1, 2, 3`,
-  );
-  const directDepartmentMonths = await rows<SkillDayRow>(
-    t.handle.db,
-    sql`select e.department_code, date_trunc('month', p.date)::date::text as date, ps.skill_code,
-          sum(ps.points)::int as points_sum, count(ps.points)::int as scored
-        from performance_scores ps
-        join performances p on p.performance_code = ps.performance_code
-        join employees e on e.employee_code = p.employee_code
-        where ps.points is not null
-        group by 1, 2, 3 order by 1, 2, 3`,
-  );
-  expect(storedDepartmentMonths).toEqual(directDepartmentMonths);
-}
+        join skills k on k.id = m.skill_id`,
+    owner: sql`e.employee_code`,
+    period: sql`date_trunc('month', p.date)::date`,
+  },
+];
 
-interface SkillMonthRow {
-  employee_code: string;
-  month: string;
-  skill_code: string;
-  points_sum: number;
-  scored: number;
+/** Every skill rollup as stored, and as computed from the scores: they must be the same rows. */
+async function expectRollupExact() {
+  for (const rollup of ROLLUPS) {
+    const stored = await rows<RollupRow>(
+      t.handle.db,
+      sql`select * from (${rollup.stored}) r order by 1, 2, 3`,
+    );
+    const direct = await rows<RollupRow>(
+      t.handle.db,
+      sql`select ${rollup.owner} as owner, ${rollup.period}::text as period, ps.skill_code,
+            sum(ps.points)::int as points_sum, count(ps.points)::int as scored
+          from performance_scores ps
+          join performances p on p.performance_code = ps.performance_code
+          join employees e on e.employee_code = p.employee_code
+          where ps.points is not null
+          group by 1, 2, 3 order by 1, 2, 3`,
+    );
+    expect(stored).toEqual(direct);
+  }
 }
 
 /**
