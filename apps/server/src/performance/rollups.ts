@@ -14,8 +14,9 @@ import { jsonParam, rowsOf } from './sql.ts';
  *   performance_skill_months                  per employee, month and skill: the same
  * A save touches its rows, the later rows of their months and twelve month rows per employee, in
  * three set-based statements whatever the number of rows saved, and the skill days and months of
- * its changed cells in one more each (two when a count falls to 0). An employee's change of department or deletion
- * moves their skill days through triggers on `employees` (migration 0011).
+ * its changed cells in one more each (two when a count falls to 0). An employee's change of
+ * department or deletion moves their department skill days and months through triggers on
+ * `employees` (migrations 0011 and 0013).
  */
 
 export interface EmployeeDay {
