@@ -9,6 +9,7 @@ import { Navigate, Link as RouterLink } from 'react-router';
 import { useVisibleModules } from '../auth/useVisibleModules';
 import { MODULE_ICONS } from '../ui/moduleIcons';
 import { PageHeading } from '../ui/PageHeading';
+import { prefetchRegistry } from './prefetch';
 
 function ModuleCard({ resource }: { resource: ResourceDef }) {
   const Icon = MODULE_ICONS[resource.key];
@@ -73,9 +74,8 @@ function ModuleCard({ resource }: { resource: ResourceDef }) {
 export function ModulesPage() {
   const modules = useVisibleModules();
 
-  // The registry screens are a separate chunk; fetching it now makes the first click instant.
   useEffect(() => {
-    void import('./routes');
+    void prefetchRegistry();
   }, []);
 
   if (modules.length === 0) return <Navigate to="/access-denied" replace />;
