@@ -1,4 +1,5 @@
 /** Calendar arithmetic on YYYY-MM-DD strings: no time zones, so a date is the same everywhere. */
+import { addDays, daysBetween } from '@wfc/contract';
 
 /** The 1st of the date's month: where a monthly average starts. */
 export const monthStart = (isoDate: string): string => `${isoDate.slice(0, 7)}-01`;
@@ -12,20 +13,13 @@ export function previousMonthStart(isoDate: string): string | null {
   return month === 1 ? null : `${isoDate.slice(0, 4)}-${String(month - 1).padStart(2, '0')}-01`;
 }
 
-const DAY_MS = 86_400_000;
-const toMs = (isoDate: string) => Date.parse(`${isoDate}T00:00:00Z`);
-const fromMs = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-
-/** The date this many days after (before, when negative) the given one. */
-export const addDays = (isoDate: string, days: number): string => fromMs(toMs(isoDate) + days * DAY_MS);
-
 /** The number of days from `from` to `to`, both counted. */
-export const daysIn = (from: string, to: string): number => Math.round((toMs(to) - toMs(from)) / DAY_MS) + 1;
+const daysIn = (from: string, to: string): number => daysBetween(from, to) + 1;
 
 /** The last day of the date's month. */
 export function monthEnd(isoDate: string): string {
   const [y, m] = [Number(isoDate.slice(0, 4)), Number(isoDate.slice(5, 7))];
-  return fromMs(Date.UTC(y, m, 0));
+  return new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
 }
 
 /** A range of dates, both ends counted. */

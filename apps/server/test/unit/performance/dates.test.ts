@@ -1,8 +1,12 @@
-import { localIsoDate, performanceDateError, performanceDateRange } from '@wfc/contract';
-import { describe, expect, it } from 'vitest';
 import {
   addDays,
-  daysIn,
+  daysBetween,
+  localIsoDate,
+  performanceDateError,
+  performanceDateRange,
+} from '@wfc/contract';
+import { describe, expect, it } from 'vitest';
+import {
   monthCover,
   monthEnd,
   monthStart,
@@ -135,7 +139,7 @@ describe('monthCover', () => {
       const expected: [string, number][] = [];
       for (let d = from; d <= to; d = addDays(d, 1)) expected.push([d, 1]);
       expect(counted(cover), `${from}..${to}`).toEqual(expected);
-      const read = [...cover.add, ...cover.subtract].reduce((n, [a, b]) => n + daysIn(a, b), 0);
+      const read = [...cover.add, ...cover.subtract].reduce((n, [a, b]) => n + daysBetween(a, b) + 1, 0);
       expect(read).toBeLessThanOrEqual(31);
     }
   });
