@@ -2,8 +2,7 @@ import type { PerformanceOverview, PerformanceTrend, TrendRange } from '@wfc/con
 import { type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { type DateSpan, type MonthCover, monthCover, monthStart, yearStart } from './dates.ts';
-import { runningSumsOf } from './read.ts';
-import { exactRound2, meanOf, preparedRowsOf, round2 } from './sql.ts';
+import { meanOf, preparedRowsOf, round2 } from './sql.ts';
 
 /** A trend as the database writes it: only the months that have rows, and no range. */
 export type TrendDocument = Omit<PerformanceTrend, 'from' | 'to' | 'employee'> & {
@@ -100,19 +99,26 @@ export type OverviewDocument = Omit<PerformanceOverview, 'date' | 'departmentCod
 };
 
 /**
- * A date's overview, for every employee or one department's, in one statement. Departments and
- * the distribution come from the rollups a date's grid reads (`runningSumsOf`): each employee's
- * daily average, and running sums of the month and the year up to the date, pooled per department
- * so that a department's monthly average is the mean of all its employees' daily averages of the
- * month so far (as an employee's is of theirs). Skill averages are the mean of the skill's scores
- * from the 1st of the month (1 January) up to the date: the whole months from their rollup per
- * department, month and skill (`performance_department_skill_months`, at most 12 x skills rows per
- * department), the days of a part month from the one per department, date and skill
- * (`performance_skill_days`), where the scores themselves are that times the department's
- * employees.
+ * A date's overview, for every employee or one department's, in one statement, from rollups only:
+ * nothing here grows with the number of employees but their count per department.
+ * - Departments: the sums and counts of their employees' daily averages per date
+ *   (`performance_department_days`), over the date, the month and the year up to it, so that a
+ *   department's monthly average is the mean of all its employees' daily averages of the month so
+ *   far (as an employee's is of theirs).
+ * - Distribution: per department, date and bucket, the employees whose yearly average entered the
+ *   bucket less those that left it (`performance_department_buckets`), summed from 1 January up to
+ *   the date.
+ * - Skills: the mean of the skill's scores from the 1st of the month (1 January) up to the date:
+ *   the whole months from their rollup per department, month and skill
+ *   (`performance_department_skill_months`, at most 12 x skills rows per department), the days of
+ *   a part month from the one per department, date and skill (`performance_skill_days`), where the
+ *   scores themselves are that times the department's employees.
  */
 export async function overviewDocument(db: Executor, date: string, departmentCode: string | undefined) {
   const inDepartment = (column: SQL) => (departmentCode ? sql`${column} = ${departmentCode}` : sql`true`);
+  // The mean of a department's daily averages over the days of the year so far that `days` keeps.
+  const pooled = (days: SQL) =>
+    meanOf(sql`sum(x.daily_sum) filter (where ${days})`, sql`sum(x.days) filter (where ${days})`);
   // The month so far and the year so far, each as whole months of the department months and days.
   const upTo = (from: string) =>
     coveredScores(
@@ -127,22 +133,19 @@ export async function overviewDocument(db: Executor, date: string, departmentCod
   const [row] = await preparedRowsOf<{ doc: OverviewDocument }>(
     db,
     sql`
-    with emp as (
-      select e.id, e.employee_code, e.employee_id, e.name, 0 as total from employees e
+    with staff as (
+      select e.department_code, count(*)::int as employees from employees e
       where ${inDepartment(sql`e.department_code`)}
-    ),
-    ${runningSumsOf(date)},
-    per as (
-      select e.department_code, c.daily_average, c.month_sum, c.month_days,
-        c.before_sum + c.month_sum as year_sum, c.before_days + c.month_days as year_days
-      from calc c join employees e on e.employee_code = c.employee_code
+      group by 1
     ),
     dept as (
-      select department_code, count(*)::int as employees,
-        ${meanOf(sql`sum(daily_average)`, sql`count(daily_average)`)} as daily,
-        ${meanOf(sql`sum(month_sum)`, sql`sum(month_days)`)} as monthly,
-        ${meanOf(sql`sum(year_sum)`, sql`sum(year_days)`)} as yearly
-      from per group by department_code
+      select x.department_code,
+        ${pooled(sql`x.date = ${date}::date`)} as daily,
+        ${pooled(sql`x.date >= ${monthStart(date)}::date`)} as monthly,
+        ${pooled(sql`true`)} as yearly
+      from performance_department_days x
+      where ${inDepartment(sql`x.department_code`)} and x.date between ${yearStart(date)}::date and ${date}::date
+      group by 1
     ),
     scores as (
       select x.skill_code,
@@ -166,15 +169,19 @@ export async function overviewDocument(db: Executor, date: string, departmentCod
         from skills k left join scores s on s.skill_code = k.skill_code), '[]'),
       'departments', coalesce((
         select json_agg(json_build_object('departmentCode', d.department_code, 'name', d.name,
-            'employees', coalesce(x.employees, 0), 'daily', x.daily, 'monthly', x.monthly, 'yearly', x.yearly)
+            'employees', coalesce(n.employees, 0), 'daily', x.daily, 'monthly', x.monthly, 'yearly', x.yearly)
           order by lower(d.name), d.id)
-        from departments d left join dept x on x.department_code = d.department_code
+        from departments d
+        left join staff n on n.department_code = d.department_code
+        left join dept x on x.department_code = d.department_code
         where ${inDepartment(sql`d.department_code`)}), '[]'),
       'buckets', coalesce((
         select json_agg(json_build_array(b.bucket, b.count))
         from (
-          select least(floor(${exactRound2(sql`year_sum / year_days`)}), 9)::int as bucket, count(*)::int as count
-          from per where year_days > 0 group by 1
+          select b.bucket::int as bucket, sum(b.employees)::int as count
+          from performance_department_buckets b
+          where ${inDepartment(sql`b.department_code`)} and b.date between ${yearStart(date)}::date and ${date}::date
+          group by 1 having sum(b.employees) <> 0
         ) b), '[]')
     ) as doc`,
   );

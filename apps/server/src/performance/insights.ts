@@ -20,8 +20,9 @@ import { getTableName, sql } from 'drizzle-orm';
 import {
   departments,
   employees,
+  performanceDepartmentBuckets,
+  performanceDepartmentDays,
   performanceDepartmentSkillMonths,
-  performanceMonths,
   performanceScores,
   performanceSkillDays,
   performanceSkillMonths,
@@ -54,8 +55,8 @@ const TREND_READS = [
   departments,
 ].map((t) => getTableName(t));
 const OVERVIEW_READS = [
-  performances,
-  performanceMonths,
+  performanceDepartmentDays,
+  performanceDepartmentBuckets,
   performanceSkillDays,
   performanceDepartmentSkillMonths,
   employees,

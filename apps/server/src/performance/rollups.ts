@@ -12,11 +12,15 @@ import { jsonParam, rowsOf } from './sql.ts';
  *   performance_skill_days                    per department, date and skill: sum and count of scores
  *   performance_department_skill_months       per department, month and skill: the same
  *   performance_skill_months                  per employee, month and skill: the same
- * A save touches its rows, the later rows of their months and twelve month rows per employee, in
- * three set-based statements whatever the number of rows saved, and the skill days and months of
- * its changed cells in one more each (two when a count falls to 0). An employee's change of
- * department or deletion moves their department skill days and months through triggers on
- * `employees` (migrations 0011 and 0013).
+ *   performance_department_days               per department and date: sum and count of daily averages
+ *   performance_bucket_changes                per employee: the dates their yearly average changes bucket
+ *   performance_department_buckets            per department, date and bucket: employees in less out
+ * A save touches its rows (and their departments' days), the later rows of their months and twelve
+ * month rows per employee, and the bucket changes of the rest of their year, in four set-based
+ * statements whatever the number of rows saved, and the skill days and months of its changed cells
+ * in one more each (two when a count falls to 0). An employee's change of department or deletion
+ * moves their department days, buckets, skill days and months through triggers on `employees`
+ * (migrations 0011, 0013 and 0014).
  */
 
 export interface EmployeeDay {
@@ -27,7 +31,8 @@ export interface EmployeeDay {
 export interface RollupGroups {
   /** `from`: the earliest changed day; the running sums before it stand. */
   months: { employee_code: string; month: string; from: string }[];
-  years: { employee_code: string; year: string }[];
+  /** `from`: the earliest changed day of the year; the yearly averages before it stand. */
+  years: { employee_code: string; year: string; from: string }[];
 }
 
 /** The (employee, month) and (employee, year) groups whose running sums a change of these days moves. */
@@ -41,7 +46,10 @@ export function rollupGroups(days: readonly EmployeeDay[]): RollupGroups {
     const known = months.get(key);
     if (!known || d.date < known.from)
       months.set(key, { employee_code: d.employeeCode, month, from: d.date });
-    years.set(`${d.employeeCode}|${year}`, { employee_code: d.employeeCode, year });
+    const yearKey = `${d.employeeCode}|${year}`;
+    const knownYear = years.get(yearKey);
+    if (!knownYear || d.date < knownYear.from)
+      years.set(yearKey, { employee_code: d.employeeCode, year, from: d.date });
   }
   return { months: [...months.values()], years: [...years.values()] };
 }
@@ -61,7 +69,9 @@ export interface ChangedDay extends EmployeeDay {
  * reads one earlier row instead of the whole month. `days` (code, score_sum, scored, bump), when
  * given, are the rows whose scores changed: their daily average, their `updated_at` and, for rows
  * that existed before the save (`bump`), their version are set in the same pass, so that each
- * row is rewritten once. A daily average is the mean of the day's scored skills, kept to 30
+ * row is rewritten once, and the difference each makes to its department's day goes into
+ * `performance_department_days` in the same statement (the employees are locked, so their
+ * departments stand). A daily average is the mean of the day's scored skills, kept to 30
  * decimals (the column's scale, here as in the rebuild), null when none is scored.
  */
 async function refreshMonths(db: Executor, monthGroups: SQL, days?: SQL) {
@@ -87,19 +97,30 @@ async function refreshMonths(db: Executor, monthGroups: SQL, days?: SQL) {
       ) b on true
     ),
     r as (
-      select p.id, d.code is not null as changed, coalesce(d.bump, false) as bump, ${daily} as daily_average,
+      select p.id, p.employee_code, p.date, p.daily_average as old_average, d.code is not null as changed, coalesce(d.bump, false) as bump, ${daily} as daily_average,
         base.month_sum + coalesce(sum(${daily}) over w, 0) as month_sum,
         base.month_days + count(${daily}) over w as month_days
       from base join performances p on p.employee_code = base.employee_code
         and p.date >= base.from_date and p.date < (base.month + interval '1 month')::date
       left join d on d.code = p.performance_code
       window w as (partition by p.employee_code, base.month order by p.date)
+    ),
+    u as (
+      update performances p set daily_average = r.daily_average, month_sum = r.month_sum,
+        month_days = r.month_days, updated_at = case when r.changed then now() else p.updated_at end,
+        version = case when r.bump then p.version + 1 else p.version end
+      from r
+      where p.id = r.id and (r.changed or p.month_sum <> r.month_sum or p.month_days <> r.month_days)
     )
-    update performances p set daily_average = r.daily_average, month_sum = r.month_sum,
-      month_days = r.month_days, updated_at = case when r.changed then now() else p.updated_at end,
-      version = case when r.bump then p.version + 1 else p.version end
-    from r
-    where p.id = r.id and (r.changed or p.month_sum <> r.month_sum or p.month_days <> r.month_days)`);
+    insert into performance_department_days as x (department_code, date, daily_sum, days)
+    select e.department_code, r.date, sum(coalesce(r.daily_average, 0) - coalesce(r.old_average, 0)),
+      sum((r.daily_average is not null)::int - (r.old_average is not null)::int)::int
+    from r join employees e on e.employee_code = r.employee_code
+    where r.changed and r.daily_average is distinct from r.old_average
+    group by 1, 2
+    order by 1, 2
+    on conflict (department_code, date) do update
+      set daily_sum = x.daily_sum + excluded.daily_sum, days = x.days + excluded.days`);
   // A month's totals are the running values of its last row.
   await db.execute(sql`
     with g as (${monthGroups})
@@ -149,11 +170,83 @@ export async function refreshRollups(db: Executor, changed: readonly ChangedDay[
         from jsonb_to_recordset(${jsonParam(months)}) as x(employee_code text, month text, "from" text)`,
     sql`select * from jsonb_to_recordset(${jsonParam(days)}) as x(code text, score_sum int, scored int, bump boolean)`,
   );
-  await refreshYears(
-    db,
-    sql`select x.employee_code, x.year::date as year
-        from jsonb_to_recordset(${jsonParam(years)}) as x(employee_code text, year text)`,
-  );
+  const yearGroups = sql`select x.employee_code, x.year::date as year, x.from::date as from_date
+      from jsonb_to_recordset(${jsonParam(years)}) as x(employee_code text, year text, "from" text)`;
+  await refreshYears(db, yearGroups);
+  await refreshBuckets(db, yearGroups);
+}
+
+/**
+ * The bucket of a yearly average as the overview's distribution counts it (`0-1` ... `9-10`), for a
+ * scored row `p` and its month's rollup `m`: the year before the month (the month's running year
+ * sum less its own) plus the row's running month sum.
+ */
+const yearlyBucket = sql`least(floor(round(round(
+    (m.year_sum - m.day_sum + p.month_sum) / (m.year_days - m.day_count + p.month_days), 20), 2)), 9)::smallint`;
+
+/**
+ * `yearGroups` selects employee_code, year and from_date: the employees' yearly averages moved
+ * from from_date to the end of the year (their running sums are already refreshed). Their bucket
+ * changes from from_date on are computed again, starting from the bucket in force the day before,
+ * and written over the old ones (kept, changed, added or deleted); what that changes per
+ * department, date and bucket goes into `performance_department_buckets` as one upsert in key
+ * order, the order the department moves of migration 0014 take too. A save of today reads one row
+ * per employee; a save of 1 January, the employee's year.
+ */
+async function refreshBuckets(db: Executor, yearGroups: SQL) {
+  await db.execute(sql`
+    with g as (${yearGroups}),
+    old as (
+      select c.employee_code, c.date, c.bucket, c.previous
+      from g join performance_bucket_changes c on c.employee_code = g.employee_code
+        and c.date >= g.from_date and c.date < (g.year + interval '1 year')::date
+    ),
+    seq as (
+      select s.employee_code, s.date, s.bucket, s.seed,
+        lag(s.bucket) over (partition by s.employee_code, s.year order by s.date) as previous
+      from (
+        select g.employee_code, g.year, g.from_date - 1 as date, true as seed, (
+          select c.bucket from performance_bucket_changes c
+          where c.employee_code = g.employee_code and c.date >= g.year and c.date < g.from_date
+          order by c.date desc limit 1
+        ) as bucket
+        from g
+        union all
+        select p.employee_code, g.year, p.date, false, ${yearlyBucket}
+        from g join performances p on p.employee_code = g.employee_code
+          and p.date >= g.from_date and p.date < (g.year + interval '1 year')::date
+        join performance_months m on m.employee_code = p.employee_code
+          and m.month = date_trunc('month', p.date)::date
+        where p.daily_average is not null
+      ) s
+    ),
+    new as (
+      select employee_code, date, bucket, previous from seq
+      where not seed and bucket is distinct from previous
+    ),
+    written as (
+      insert into performance_bucket_changes as c (employee_code, date, bucket, previous)
+      select * from new order by employee_code, date
+      on conflict (employee_code, date) do update set bucket = excluded.bucket, previous = excluded.previous
+        where c.bucket <> excluded.bucket or c.previous is distinct from excluded.previous
+    ),
+    gone as (
+      delete from performance_bucket_changes c using old o
+      where c.employee_code = o.employee_code and c.date = o.date
+        and not exists (select from new n where n.employee_code = o.employee_code and n.date = o.date)
+    )
+    insert into performance_department_buckets as b (department_code, date, bucket, employees)
+    select e.department_code, x.date, x.bucket, sum(x.n)::int
+    from (
+      select employee_code, date, bucket, 1 as n from new
+      union all select employee_code, date, previous, -1 from new where previous is not null
+      union all select employee_code, date, bucket, -1 from old
+      union all select employee_code, date, previous, 1 from old where previous is not null
+    ) x join employees e on e.employee_code = x.employee_code
+    group by 1, 2, 3
+    having sum(x.n) <> 0
+    order by 1, 2, 3
+    on conflict (department_code, date, bucket) do update set employees = b.employees + excluded.employees`);
 }
 
 /** One cell's change to its department's, date's and skill's sum and count of scores. */
@@ -416,14 +509,26 @@ export async function rebuildPerformanceRollups(db: Executor) {
         date_trunc('month', date)::date as from_date
         from performances`,
   );
-  await refreshYears(
-    db,
-    sql`select distinct employee_code, date_trunc('year', date)::date as year from performances`,
-  );
+  const everyYear = sql`select distinct employee_code, date_trunc('year', date)::date as year,
+      date_trunc('year', date)::date as from_date
+      from performances`;
+  await refreshYears(db, everyYear);
+  await db.execute(sql`delete from performance_department_days`);
+  await db.execute(sql`
+    insert into performance_department_days (department_code, date, daily_sum, days)
+    select e.department_code, p.date, sum(p.daily_average), count(p.daily_average)::int
+    from performances p join employees e on e.employee_code = p.employee_code
+    where p.daily_average is not null
+    group by 1, 2
+    order by 1, 2`);
+  await db.execute(sql`delete from performance_bucket_changes`);
+  await db.execute(sql`delete from performance_department_buckets`);
+  await refreshBuckets(db, everyYear);
   await rebuildSkillRollups(db);
   await db.execute(sql`cluster performances using performances_date`);
   await db.execute(sql`cluster performance_months using performance_months_month`);
   await db.execute(
-    sql`analyze performances, performance_months, performance_skill_days, performance_department_skill_months, performance_skill_months`,
+    sql`analyze performances, performance_months, performance_skill_days, performance_department_skill_months,
+        performance_skill_months, performance_department_days, performance_bucket_changes, performance_department_buckets`,
   );
 }

@@ -174,3 +174,72 @@ export const performanceDepartmentSkillMonths = pgTable(
   },
   (t) => [primaryKey({ columns: [t.departmentCode, t.month, t.skillCode] })],
 );
+
+/**
+ * Per department and date: the sum and number of its employees' daily averages. A date's
+ * department averages (the day, the month and the year up to it) then read at most 366 rows per
+ * department instead of every employee's running sums. Kept in step with `performances.daily_average`
+ * in the save's statement that writes it (the difference of each changed row), by the rollup
+ * rebuild, and by the triggers on `employees` for a change of department and a deletion
+ * (migration 0014). A row whose count falls to 0 stays: it adds nothing.
+ */
+export const performanceDepartmentDays = pgTable(
+  'performance_department_days',
+  {
+    departmentCode: text('department_code')
+      .notNull()
+      .references(() => departments.departmentCode, { onDelete: 'cascade' }),
+    date: date('date', { mode: 'string' }).notNull(),
+    dailySum: exact('daily_sum').notNull(),
+    days: integer('days').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.departmentCode, t.date] }),
+    // Every department over a range of dates.
+    index('performance_department_days_date').on(t.date),
+  ],
+);
+
+/**
+ * Per employee, the dates on which the bucket of their yearly average (`0-1` ... `9-10`, as the
+ * overview's distribution counts them) changes: the first scored date of each year, and every later
+ * one that moves the average into another bucket, with the bucket it left (`previous`, null on the
+ * first). An average changes only on a scored date, and mostly stays in its bucket, so this is a
+ * few rows per employee and year. Rewritten from a save's earliest changed date to the end of its
+ * year for the saved employees (performance/rollups.ts).
+ */
+export const performanceBucketChanges = pgTable(
+  'performance_bucket_changes',
+  {
+    employeeCode: text('employee_code')
+      .notNull()
+      .references(() => employees.employeeCode, { onDelete: 'cascade' }),
+    date: date('date', { mode: 'string' }).notNull(),
+    bucket: smallint('bucket').notNull(),
+    previous: smallint('previous'),
+  },
+  (t) => [primaryKey({ columns: [t.employeeCode, t.date] })],
+);
+
+/**
+ * Per department, date and bucket: how many of its employees' yearly averages entered the bucket
+ * that day, less those that left it (`performance_bucket_changes` summed under each employee's
+ * department). The distribution on a date is then the sum from 1 January up to it, where it used
+ * to need every employee's running sums. Kept in step by the same writes as
+ * `performance_department_days`; a row that sums to 0 stays.
+ */
+export const performanceDepartmentBuckets = pgTable(
+  'performance_department_buckets',
+  {
+    departmentCode: text('department_code')
+      .notNull()
+      .references(() => departments.departmentCode, { onDelete: 'cascade' }),
+    date: date('date', { mode: 'string' }).notNull(),
+    bucket: smallint('bucket').notNull(),
+    employees: integer('employees').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.departmentCode, t.date, t.bucket] }),
+    index('performance_department_buckets_date').on(t.date),
+  ],
+);

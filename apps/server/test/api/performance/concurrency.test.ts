@@ -3,6 +3,9 @@ import { asc, count } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   audits,
+  performanceBucketChanges,
+  performanceDepartmentBuckets,
+  performanceDepartmentDays,
   performanceDepartmentSkillMonths,
   performanceMonths,
   performanceScores,
@@ -101,6 +104,22 @@ async function fingerprint() {
         asc(performanceSkillMonths.employeeId),
         asc(performanceSkillMonths.month),
         asc(performanceSkillMonths.skillId),
+      ),
+    departmentDays: await db
+      .select()
+      .from(performanceDepartmentDays)
+      .orderBy(asc(performanceDepartmentDays.departmentCode), asc(performanceDepartmentDays.date)),
+    bucketChanges: await db
+      .select()
+      .from(performanceBucketChanges)
+      .orderBy(asc(performanceBucketChanges.employeeCode), asc(performanceBucketChanges.date)),
+    departmentBuckets: await db
+      .select()
+      .from(performanceDepartmentBuckets)
+      .orderBy(
+        asc(performanceDepartmentBuckets.departmentCode),
+        asc(performanceDepartmentBuckets.date),
+        asc(performanceDepartmentBuckets.bucket),
       ),
     audits: (await db.select({ n: count() }).from(audits))[0]!.n,
   };

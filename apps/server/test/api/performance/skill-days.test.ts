@@ -1,4 +1,4 @@
-import type { PerformanceOverview } from '@wfc/contract';
+import { DISTRIBUTION_BUCKETS, type PerformanceOverview } from '@wfc/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rebuildPerformanceRollups } from '../../../src/performance/rollups.ts';
@@ -7,9 +7,11 @@ import { createTestApp, type TestApp } from '../../support/app.ts';
 import { makeDepartment, makeEmployee, makeSkill, save, submission } from './support.ts';
 
 /*
- * The overview's skill averages come from `performance_skill_days`, a rollup per department, date
- * and skill. After every kind of write, the rollup must equal the sums of the scores themselves,
- * and the overview's skill averages the means computed directly from the scores.
+ * The overview and the trend read rollups only: skill sums per department and date, per department
+ * and month, per employee and month; daily-average sums per department and date; the dates each
+ * employee's yearly average changes bucket, and those changes summed per department. After every
+ * kind of write, each rollup must equal what the scores themselves give, and the overview's and
+ * trend's numbers the means computed directly from the scores.
  */
 
 let t: TestApp;
@@ -183,29 +185,130 @@ async function directSkills(date: string, departmentCode?: string) {
   );
 }
 
-async function overviewSkills(date: string, departmentCode?: string) {
+/**
+ * Each employee's daily averages straight from the scores (`employee_code, department_code, date,
+ * daily`), kept to 30 decimals as a save keeps them.
+ */
+const directDays = sql`
+  select p.employee_code, e.department_code, p.date,
+    (sum(ps.points)::numeric(36, 30) / count(ps.points))::numeric(36, 30) as daily
+  from performance_scores ps
+  join performances p on p.performance_code = ps.performance_code
+  join employees e on e.employee_code = p.employee_code
+  where ps.points is not null
+  group by 1, 2, 3`;
+
+/** The bucket of each employee's yearly average on each scored day, and the one before it in the year. */
+const directBuckets = sql`
+  select v.employee_code, v.department_code, v.date, v.bucket,
+    lag(v.bucket) over (partition by v.employee_code, date_trunc('year', v.date) order by v.date) as previous
+  from (
+    select d.employee_code, d.department_code, d.date,
+      least(floor(round(round(sum(d.daily) over w / count(*) over w, 20), 2)), 9)::int as bucket
+    from (${directDays}) d
+    window w as (partition by d.employee_code, date_trunc('year', d.date) order by d.date)
+  ) v`;
+
+/** The department days, bucket changes and department buckets as stored, and as the scores give them. */
+async function expectDepartmentRollupsExact() {
+  const pairs = [
+    [
+      sql`select department_code, date::text, daily_sum::text, days from performance_department_days
+          where days <> 0`,
+      sql`select department_code, date::text, sum(daily)::text as daily_sum, count(*)::int as days
+          from (${directDays}) d group by 1, 2`,
+    ],
+    [
+      sql`select employee_code, date::text, bucket::int, previous::int from performance_bucket_changes`,
+      sql`select employee_code, date::text, bucket, previous from (${directBuckets}) b
+          where bucket is distinct from previous`,
+    ],
+    [
+      sql`select department_code, date::text, bucket::int, employees from performance_department_buckets
+          where employees <> 0`,
+      sql`select department_code, date::text, bucket, sum(n)::int as employees from (
+            select department_code, date, bucket, 1 as n from (${directBuckets}) b where bucket is distinct from previous
+            union all
+            select department_code, date, previous, -1 from (${directBuckets}) b
+            where previous is not null and bucket <> previous
+          ) x group by 1, 2, 3 having sum(n) <> 0`,
+    ],
+  ];
+  for (const [stored, direct] of pairs) {
+    expect(await rows(t.handle.db, sql`select * from (${stored}) r order by 1, 2, 3`)).toEqual(
+      await rows(t.handle.db, sql`select * from (${direct}) r order by 1, 2, 3`),
+    );
+  }
+}
+
+/** A date's departments and distribution, straight from the scores, rounded as the server rounds. */
+async function directDepartments(date: string, departmentCode?: string) {
+  const month = `${date.slice(0, 7)}-01`;
+  const year = `${date.slice(0, 4)}-01-01`;
+  const mean = (s: string, n: string) =>
+    sql.raw(`case when ${n} > 0 then round(round(${s} / ${n}, 20), 2)::float8 end`);
+  const only = (column: string) => (departmentCode ? sql`${sql.raw(column)} = ${departmentCode}` : sql`true`);
+  const days = sql`select * from (${directDays}) d where d.date between ${year}::date and ${date}::date`;
+  const departments = await rows<Record<string, unknown>>(
+    t.handle.db,
+    sql`select d.department_code as "departmentCode", d.name,
+          (select count(*)::int from employees e where e.department_code = d.department_code) as employees,
+          ${mean('x.day_sum', 'x.day_n')} as daily, ${mean('x.month_sum', 'x.month_n')} as monthly,
+          ${mean('x.year_sum', 'x.year_n')} as yearly
+        from departments d left join (
+          select department_code,
+            sum(daily) filter (where date = ${date}::date) as day_sum,
+            count(*) filter (where date = ${date}::date) as day_n,
+            sum(daily) filter (where date >= ${month}::date) as month_sum,
+            count(*) filter (where date >= ${month}::date) as month_n,
+            sum(daily) as year_sum, count(*) as year_n
+          from (${days}) y group by 1
+        ) x on x.department_code = d.department_code
+        where ${only('d.department_code')}
+        order by lower(d.name), d.id`,
+  );
+  const counted = await rows<{ bucket: number; count: number }>(
+    t.handle.db,
+    sql`select least(floor(round(round(sum(daily) / count(*), 20), 2)), 9)::int as bucket, 1 as count
+        from (${days}) y where ${only('y.department_code')} group by y.employee_code`,
+  );
+  const distribution = DISTRIBUTION_BUCKETS.map((bucket, i) => ({
+    bucket,
+    count: counted.filter((c) => c.bucket === i).length,
+  }));
+  return { departments, distribution };
+}
+
+async function overviewOf(date: string, departmentCode?: string) {
   const res = await t.get('GetPerformanceOverview', admin, {
     date,
     ...(departmentCode ? { departmentCode } : {}),
   });
   expect(res.statusCode, res.body).toBe(200);
-  return (res.json().data as PerformanceOverview).skills;
+  return res.json().data as PerformanceOverview;
 }
 
-/** The rollup, and the overview's skill averages on every date for everyone and each department. */
+/**
+ * The rollups, the trends, and the overview on every date for everyone and each department: its
+ * skill averages, department averages and distribution.
+ */
 async function expectExact() {
   await expectRollupExact();
+  await expectDepartmentRollupsExact();
   await expectTrendsExact();
   for (const date of DATES) {
     for (const department of [undefined, ops, sales]) {
-      expect(await overviewSkills(date, department), `${date} ${department ?? 'all'}`).toEqual(
-        await directSkills(date, department),
+      const overview = await overviewOf(date, department);
+      const label = `${date} ${department ?? 'all'}`;
+      expect(overview.skills, label).toEqual(await directSkills(date, department));
+      expect({ departments: overview.departments, distribution: overview.distribution }, label).toEqual(
+        await directDepartments(date, department),
       );
     }
   }
 }
 
-describe('performance_skill_days stays exact', () => {
+describe("the overview's rollups stay exact", () => {
   it('after saves that create rows across months and years', async () => {
     await save(t, admin, [
       submission(ann, '2024-01-31', { [alpha]: 4, [bravo]: 7 }),
@@ -244,6 +347,39 @@ describe('performance_skill_days stays exact', () => {
     // A save that changes nothing moves nothing.
     await save(t, admin, [submission(bob, '2024-02-01', { [alpha]: 3, [bravo]: 10, [charlie]: 4 })]);
     await expectExact();
+  });
+
+  it('after a back-dated save moves the yearly buckets of the days after it', async () => {
+    // Bob so far: 2024-02-01 is 17/3 (5.67), 2024-02-15 is 5.5: his yearly average stays in 5-6.
+    const bobsBuckets = () =>
+      rows<{ date: string; bucket: number; previous: number | null }>(
+        t.handle.db,
+        sql`select date::text, bucket::int, previous::int from performance_bucket_changes
+            where employee_code = ${bob} and date < '2025-01-01' order by date`,
+      );
+    await save(t, admin, [submission(bob, '2024-03-31', { [alpha]: 10, [bravo]: 10, [charlie]: 10 })]);
+    await expectExact();
+    // (5.67 + 5.5 + 10) / 3 = 7.06.
+    expect(await bobsBuckets()).toEqual([
+      { date: '2024-02-01', bucket: 5, previous: null },
+      { date: '2024-03-31', bucket: 7, previous: 5 },
+    ]);
+    // A 1 on 31 January: 1, then 3.33, 4.06 and 5.54 on the later days.
+    await save(t, admin, [submission(bob, '2024-01-31', { [alpha]: 1 })]);
+    await expectExact();
+    expect(await bobsBuckets()).toEqual([
+      { date: '2024-01-31', bucket: 1, previous: null },
+      { date: '2024-02-01', bucket: 3, previous: 1 },
+      { date: '2024-02-15', bucket: 4, previous: 3 },
+      { date: '2024-03-31', bucket: 5, previous: 4 },
+    ]);
+    // Cleared again: back to the first two.
+    await save(t, admin, [submission(bob, '2024-01-31', { [alpha]: '' })]);
+    await expectExact();
+    expect(await bobsBuckets()).toEqual([
+      { date: '2024-02-01', bucket: 5, previous: null },
+      { date: '2024-03-31', bucket: 7, previous: 5 },
+    ]);
   });
 
   it('after an employee moves to another department, and back', async () => {

@@ -51,10 +51,11 @@ describe('rollupGroups', () => {
       { employee_code: 'E1', month: '2024-01-01', from: '2024-01-01' },
       { employee_code: 'E2', month: '2024-01-01', from: '2024-01-20' },
     ]);
+    // Each year likewise: its yearly averages move from its earliest changed day on.
     expect(groups.years).toEqual([
-      { employee_code: 'E1', year: '2023-01-01' },
-      { employee_code: 'E1', year: '2024-01-01' },
-      { employee_code: 'E2', year: '2024-01-01' },
+      { employee_code: 'E1', year: '2023-01-01', from: '2023-12-31' },
+      { employee_code: 'E1', year: '2024-01-01', from: '2024-01-01' },
+      { employee_code: 'E2', year: '2024-01-01', from: '2024-01-20' },
     ]);
   });
 });
