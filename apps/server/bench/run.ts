@@ -295,7 +295,7 @@ try {
   await pool.query('delete from audits where id > $1', [auditsBefore]);
   await pool.query('delete from sessions');
   await pool.query(
-    'vacuum analyze audits, sessions, performances, performance_scores, performance_months, performance_skill_days, performance_department_skill_months, performance_skill_months, performance_department_days, performance_bucket_changes, performance_department_buckets',
+    'vacuum analyze audits, sessions, performances, performance_scores, performance_months, performance_skill_days, performance_department_skill_months, performance_skill_months, performance_department_days, performance_department_months, performance_bucket_changes, performance_department_buckets, performance_department_bucket_months',
   );
   await pool.end();
 }
@@ -537,7 +537,12 @@ async function benchSave() {
       await pool.query(`delete from ${table} where date = any($1::date[])`, [dates]);
     }
     // Only the created rows lie in their months (their years hold nothing else, checked above).
-    for (const table of ['performance_department_skill_months', 'performance_skill_months']) {
+    for (const table of [
+      'performance_department_skill_months',
+      'performance_skill_months',
+      'performance_department_months',
+      'performance_department_bucket_months',
+    ]) {
       await pool.query(
         `delete from ${table} where month = any(array(select date_trunc('month', d)::date from unnest($1::date[]) d))`,
         [dates],

@@ -6,6 +6,14 @@ CREATE TABLE "performance_bucket_changes" (
 	CONSTRAINT "performance_bucket_changes_employee_code_date_pk" PRIMARY KEY("employee_code","date")
 );
 --> statement-breakpoint
+CREATE TABLE "performance_department_bucket_months" (
+	"department_code" text NOT NULL,
+	"month" date NOT NULL,
+	"bucket" smallint NOT NULL,
+	"employees" integer NOT NULL,
+	CONSTRAINT "performance_department_bucket_months_department_code_month_bucket_pk" PRIMARY KEY("department_code","month","bucket")
+);
+--> statement-breakpoint
 CREATE TABLE "performance_department_buckets" (
 	"department_code" text NOT NULL,
 	"date" date NOT NULL,
@@ -22,14 +30,28 @@ CREATE TABLE "performance_department_days" (
 	CONSTRAINT "performance_department_days_department_code_date_pk" PRIMARY KEY("department_code","date")
 );
 --> statement-breakpoint
+CREATE TABLE "performance_department_months" (
+	"department_code" text NOT NULL,
+	"month" date NOT NULL,
+	"daily_sum" numeric(36, 30) NOT NULL,
+	"days" integer NOT NULL,
+	CONSTRAINT "performance_department_months_department_code_month_pk" PRIMARY KEY("department_code","month")
+);
+--> statement-breakpoint
 ALTER TABLE "performance_bucket_changes" ADD CONSTRAINT "performance_bucket_changes_employee_code_employees_employee_code_fk" FOREIGN KEY ("employee_code") REFERENCES "public"."employees"("employee_code") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "performance_department_bucket_months" ADD CONSTRAINT "performance_department_bucket_months_department_code_departments_department_code_fk" FOREIGN KEY ("department_code") REFERENCES "public"."departments"("department_code") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "performance_department_buckets" ADD CONSTRAINT "performance_department_buckets_department_code_departments_department_code_fk" FOREIGN KEY ("department_code") REFERENCES "public"."departments"("department_code") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "performance_department_days" ADD CONSTRAINT "performance_department_days_department_code_departments_department_code_fk" FOREIGN KEY ("department_code") REFERENCES "public"."departments"("department_code") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "performance_department_months" ADD CONSTRAINT "performance_department_months_department_code_departments_department_code_fk" FOREIGN KEY ("department_code") REFERENCES "public"."departments"("department_code") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "performance_department_bucket_months_month" ON "performance_department_bucket_months" USING btree ("month");--> statement-breakpoint
 CREATE INDEX "performance_department_buckets_date" ON "performance_department_buckets" USING btree ("date");--> statement-breakpoint
 CREATE INDEX "performance_department_days_date" ON "performance_department_days" USING btree ("date");--> statement-breakpoint
+CREATE INDEX "performance_department_months_month" ON "performance_department_months" USING btree ("month");--> statement-breakpoint
 -- Every table tells the listening servers when it changes (migration 0003): kept overviews are
 -- read afresh once these tables move.
 CREATE TRIGGER wfc_table_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "performance_department_days" FOR EACH STATEMENT EXECUTE FUNCTION wfc_table_changed();--> statement-breakpoint
+CREATE TRIGGER wfc_table_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "performance_department_months" FOR EACH STATEMENT EXECUTE FUNCTION wfc_table_changed();--> statement-breakpoint
+CREATE TRIGGER wfc_table_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "performance_department_bucket_months" FOR EACH STATEMENT EXECUTE FUNCTION wfc_table_changed();--> statement-breakpoint
 CREATE TRIGGER wfc_table_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "performance_bucket_changes" FOR EACH STATEMENT EXECUTE FUNCTION wfc_table_changed();--> statement-breakpoint
 CREATE TRIGGER wfc_table_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "performance_department_buckets" FOR EACH STATEMENT EXECUTE FUNCTION wfc_table_changed();--> statement-breakpoint
 -- The daily averages already kept.
@@ -40,6 +62,12 @@ WHERE p."daily_average" IS NOT NULL
 GROUP BY 1, 2
 ORDER BY 1, 2;--> statement-breakpoint
 ANALYZE "performance_department_days";--> statement-breakpoint
+INSERT INTO "performance_department_months" ("department_code", "month", "daily_sum", "days")
+SELECT "department_code", date_trunc('month', "date")::date, sum("daily_sum"), sum("days")::int
+FROM "performance_department_days"
+GROUP BY 1, 2
+ORDER BY 1, 2;--> statement-breakpoint
+ANALYZE "performance_department_months";--> statement-breakpoint
 -- Each scored date's yearly average is the year before its month (the month row's running year
 -- sum less the month's own) plus the date's running month sum, bucketed as the overview rounds it.
 INSERT INTO "performance_bucket_changes" ("employee_code", "date", "bucket", "previous")
@@ -72,9 +100,17 @@ GROUP BY 1, 2, 3
 HAVING sum(x."n") <> 0
 ORDER BY 1, 2, 3;--> statement-breakpoint
 ANALYZE "performance_department_buckets";--> statement-breakpoint
--- As in migration 0013, now moving the employee's daily averages and yearly buckets too, first:
--- a save writes those (with its daily averages and running sums) before its skill rollups, and
--- every writer takes each table's rows in key order, so that none waits for another in a cycle.
+INSERT INTO "performance_department_bucket_months" ("department_code", "month", "bucket", "employees")
+SELECT "department_code", date_trunc('month', "date")::date, "bucket", sum("employees")::int
+FROM "performance_department_buckets"
+GROUP BY 1, 2, 3
+HAVING sum("employees") <> 0
+ORDER BY 1, 2, 3;--> statement-breakpoint
+ANALYZE "performance_department_bucket_months";--> statement-breakpoint
+-- As in migration 0013, now moving the employee's daily averages (days, then months) and yearly
+-- buckets (days, then months) too, first: a save writes those, in that order, before its skill
+-- rollups, and every writer takes each table's rows in key order, so that none waits for another
+-- in a cycle.
 CREATE OR REPLACE FUNCTION "performance_skill_days_move"(p_employee text, p_from text, p_to text)
 RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
@@ -86,6 +122,14 @@ BEGIN
   ORDER BY 1, 2
   ON CONFLICT (department_code, date) DO UPDATE
     SET daily_sum = d.daily_sum + excluded.daily_sum, days = d.days + excluded.days;
+  INSERT INTO performance_department_months AS m (department_code, month, daily_sum, days)
+  SELECT x.department_code, m.month, x.sign * m.day_sum, x.sign * m.day_count
+  FROM performance_months m
+  CROSS JOIN (VALUES (p_from, -1), (p_to, 1)) AS x(department_code, sign)
+  WHERE m.employee_code = p_employee AND m.day_count > 0 AND x.department_code IS NOT NULL
+  ORDER BY 1, 2
+  ON CONFLICT (department_code, month) DO UPDATE
+    SET daily_sum = m.daily_sum + excluded.daily_sum, days = m.days + excluded.days;
   INSERT INTO performance_department_buckets AS b (department_code, date, bucket, employees)
   SELECT x.department_code, c.date, c.bucket, sum(x.sign * c.n)::int
   FROM (
@@ -100,6 +144,20 @@ BEGIN
   HAVING sum(x.sign * c.n) <> 0
   ORDER BY 1, 2, 3
   ON CONFLICT (department_code, date, bucket) DO UPDATE SET employees = b.employees + excluded.employees;
+  INSERT INTO performance_department_bucket_months AS b (department_code, month, bucket, employees)
+  SELECT x.department_code, date_trunc('month', c.date)::date, c.bucket, sum(x.sign * c.n)::int
+  FROM (
+    SELECT date, bucket, 1 AS n FROM performance_bucket_changes WHERE employee_code = p_employee
+    UNION ALL
+    SELECT date, previous, -1 FROM performance_bucket_changes
+    WHERE employee_code = p_employee AND previous IS NOT NULL
+  ) c
+  CROSS JOIN (VALUES (p_from, -1), (p_to, 1)) AS x(department_code, sign)
+  WHERE x.department_code IS NOT NULL
+  GROUP BY 1, 2, 3
+  HAVING sum(x.sign * c.n) <> 0
+  ORDER BY 1, 2, 3
+  ON CONFLICT (department_code, month, bucket) DO UPDATE SET employees = b.employees + excluded.employees;
   INSERT INTO performance_skill_days AS d (department_code, date, skill_code, points_sum, scored)
   SELECT x.department_code, s.date, s.skill_code, x.sign * s.points_sum, x.sign * s.scored
   FROM (

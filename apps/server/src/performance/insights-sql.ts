@@ -102,12 +102,14 @@ export type OverviewDocument = Omit<PerformanceOverview, 'date' | 'departmentCod
  * A date's overview, for every employee or one department's, in one statement, from rollups only:
  * nothing here grows with the number of employees but their count per department.
  * - Departments: the sums and counts of their employees' daily averages per date
- *   (`performance_department_days`), over the date, the month and the year up to it, so that a
- *   department's monthly average is the mean of all its employees' daily averages of the month so
- *   far (as an employee's is of theirs).
- * - Distribution: per department, date and bucket, the employees whose yearly average entered the
- *   bucket less those that left it (`performance_department_buckets`), summed from 1 January up to
- *   the date.
+ *   (`performance_department_days`) and month (`performance_department_months`), over the date,
+ *   the month and the year up to it, so that a department's monthly average is the mean of all its
+ *   employees' daily averages of the month so far (as an employee's is of theirs).
+ * - Distribution: per department, date (month) and bucket, the employees whose yearly average
+ *   entered the bucket less those that left it (`performance_department_buckets`,
+ *   `performance_department_bucket_months`), summed from 1 January up to the date.
+ * Both read the months before the date's whole and its month by day: at most 11 + 31 rows (times
+ * ten buckets) per department.
  * - Skills: the mean of the skill's scores from the 1st of the month (1 January) up to the date:
  *   the whole months from their rollup per department, month and skill
  *   (`performance_department_skill_months`, at most 12 x skills rows per department), the days of
@@ -116,6 +118,16 @@ export type OverviewDocument = Omit<PerformanceOverview, 'date' | 'departmentCod
  */
 export async function overviewDocument(db: Executor, date: string, departmentCode: string | undefined) {
   const inDepartment = (column: SQL) => (departmentCode ? sql`${column} = ${departmentCode}` : sql`true`);
+  // A department rollup's rows for the year so far: the months before the date's from its month
+  // table (their date null), the date's month from its day table.
+  const monthsAndDays = (columns: SQL, months: string, days: string) =>
+    sql`select department_code, null::date as date, ${columns} from ${sql.raw(months)}
+        where ${inDepartment(sql`department_code`)}
+          and month >= ${yearStart(date)}::date and month < ${monthStart(date)}::date
+        union all
+        select department_code, date, ${columns} from ${sql.raw(days)}
+        where ${inDepartment(sql`department_code`)}
+          and date between ${monthStart(date)}::date and ${date}::date`;
   // The mean of a department's daily averages over the days of the year so far that `days` keeps.
   const pooled = (days: SQL) =>
     meanOf(sql`sum(x.daily_sum) filter (where ${days})`, sql`sum(x.days) filter (where ${days})`);
@@ -143,8 +155,7 @@ export async function overviewDocument(db: Executor, date: string, departmentCod
         ${pooled(sql`x.date = ${date}::date`)} as daily,
         ${pooled(sql`x.date >= ${monthStart(date)}::date`)} as monthly,
         ${pooled(sql`true`)} as yearly
-      from performance_department_days x
-      where ${inDepartment(sql`x.department_code`)} and x.date between ${yearStart(date)}::date and ${date}::date
+      from (${monthsAndDays(sql`daily_sum, days`, 'performance_department_months', 'performance_department_days')}) x
       group by 1
     ),
     scores as (
@@ -179,8 +190,7 @@ export async function overviewDocument(db: Executor, date: string, departmentCod
         select json_agg(json_build_array(b.bucket, b.count))
         from (
           select b.bucket::int as bucket, sum(b.employees)::int as count
-          from performance_department_buckets b
-          where ${inDepartment(sql`b.department_code`)} and b.date between ${yearStart(date)}::date and ${date}::date
+          from (${monthsAndDays(sql`bucket, employees`, 'performance_department_bucket_months', 'performance_department_buckets')}) b
           group by 1 having sum(b.employees) <> 0
         ) b), '[]')
     ) as doc`,

@@ -20,8 +20,10 @@ import { getTableName, sql } from 'drizzle-orm';
 import {
   departments,
   employees,
+  performanceDepartmentBucketMonths,
   performanceDepartmentBuckets,
   performanceDepartmentDays,
+  performanceDepartmentMonths,
   performanceDepartmentSkillMonths,
   performanceScores,
   performanceSkillDays,
@@ -56,7 +58,9 @@ const TREND_READS = [
 ].map((t) => getTableName(t));
 const OVERVIEW_READS = [
   performanceDepartmentDays,
+  performanceDepartmentMonths,
   performanceDepartmentBuckets,
+  performanceDepartmentBucketMonths,
   performanceSkillDays,
   performanceDepartmentSkillMonths,
   employees,

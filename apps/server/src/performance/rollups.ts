@@ -12,15 +12,17 @@ import { jsonParam, rowsOf } from './sql.ts';
  *   performance_skill_days                    per department, date and skill: sum and count of scores
  *   performance_department_skill_months       per department, month and skill: the same
  *   performance_skill_months                  per employee, month and skill: the same
- *   performance_department_days               per department and date: sum and count of daily averages
+ *   performance_department_days / _months     per department and date (month): sum and count of daily averages
  *   performance_bucket_changes                per employee: the dates their yearly average changes bucket
- *   performance_department_buckets            per department, date and bucket: employees in less out
- * A save touches its rows (and their departments' days), the later rows of their months and twelve
- * month rows per employee, and the bucket changes of the rest of their year, in four set-based
- * statements whatever the number of rows saved, and the skill days and months of its changed cells
- * in one more each (two when a count falls to 0). An employee's change of department or deletion
- * moves their department days, buckets, skill days and months through triggers on `employees`
- * (migrations 0011, 0013 and 0014).
+ *   performance_department_buckets / _bucket_months
+ *                                             per department, date (month) and bucket: employees in less out
+ * A save touches its rows, the later rows of their months and twelve month rows per employee, and
+ * the bucket changes of the rest of their year, in four set-based statements whatever the number of
+ * rows saved; the first and the last answer what they change per department, which goes into the
+ * department rollups in four more (days, months, bucket days, bucket months); then the skill days
+ * and months of its changed cells, in one more each (two when a count falls to 0). An employee's
+ * change of department or deletion moves their department rollups, then skill days and months,
+ * through triggers on `employees` (migrations 0011, 0013 and 0014).
  */
 
 export interface EmployeeDay {
@@ -74,11 +76,13 @@ export interface ChangedDay extends EmployeeDay {
  * departments stand). A daily average is the mean of the day's scored skills, kept to 30
  * decimals (the column's scale, here as in the rebuild), null when none is scored.
  */
-async function refreshMonths(db: Executor, monthGroups: SQL, days?: SQL) {
+async function refreshMonths(db: Executor, monthGroups: SQL, days?: SQL): Promise<DepartmentDelta[]> {
   const daily = days
     ? sql`case when d.code is null then p.daily_average else d.average end`
     : sql`p.daily_average`;
-  await db.execute(sql`
+  const deltas = await rowsOf<DepartmentDelta>(
+    db,
+    sql`
     with g as (${monthGroups}),
     d as (${
       days
@@ -111,16 +115,15 @@ async function refreshMonths(db: Executor, monthGroups: SQL, days?: SQL) {
         version = case when r.bump then p.version + 1 else p.version end
       from r
       where p.id = r.id and (r.changed or p.month_sum <> r.month_sum or p.month_days <> r.month_days)
+    ),
+    delta as (
+      select e.department_code, r.date, coalesce(r.daily_average, 0) - coalesce(r.old_average, 0) as daily_sum,
+        (r.daily_average is not null)::int - (r.old_average is not null)::int as days
+      from r join employees e on e.employee_code = r.employee_code
+      where r.changed and r.daily_average is distinct from r.old_average
     )
-    insert into performance_department_days as x (department_code, date, daily_sum, days)
-    select e.department_code, r.date, sum(coalesce(r.daily_average, 0) - coalesce(r.old_average, 0)),
-      sum((r.daily_average is not null)::int - (r.old_average is not null)::int)::int
-    from r join employees e on e.employee_code = r.employee_code
-    where r.changed and r.daily_average is distinct from r.old_average
-    group by 1, 2
-    order by 1, 2
-    on conflict (department_code, date) do update
-      set daily_sum = x.daily_sum + excluded.daily_sum, days = x.days + excluded.days`);
+    ${departmentDeltas(DEPARTMENT_DAYS, sql`delta`)}`,
+  );
   // A month's totals are the running values of its last row.
   await db.execute(sql`
     with g as (${monthGroups})
@@ -135,6 +138,7 @@ async function refreshMonths(db: Executor, monthGroups: SQL, days?: SQL) {
     on conflict (employee_code, month) do update
       set day_sum = excluded.day_sum, day_count = excluded.day_count
       where m.day_sum <> excluded.day_sum or m.day_count <> excluded.day_count`);
+  return deltas;
 }
 
 async function refreshYears(db: Executor, yearGroups: SQL) {
@@ -164,7 +168,7 @@ export async function refreshRollups(db: Executor, changed: readonly ChangedDay[
     scored: c.scored,
     bump: c.bump,
   }));
-  await refreshMonths(
+  const dayDeltas = await refreshMonths(
     db,
     sql`select x.employee_code, x.month::date as month, x.from::date as from_date
         from jsonb_to_recordset(${jsonParam(months)}) as x(employee_code text, month text, "from" text)`,
@@ -173,7 +177,104 @@ export async function refreshRollups(db: Executor, changed: readonly ChangedDay[
   const yearGroups = sql`select x.employee_code, x.year::date as year, x.from::date as from_date
       from jsonb_to_recordset(${jsonParam(years)}) as x(employee_code text, year text, "from" text)`;
   await refreshYears(db, yearGroups);
-  await refreshBuckets(db, yearGroups);
+  const bucketDeltas = await refreshBuckets(db, yearGroups);
+  await addDepartmentDeltas(db, DEPARTMENT_DAYS, dayDeltas);
+  await addDepartmentDeltas(db, DEPARTMENT_BUCKETS, bucketDeltas);
+}
+
+type KeyType = 'text' | 'date' | 'bigint' | 'smallint' | 'int' | 'numeric';
+
+/**
+ * A rollup of sums that writers add to: its key columns and summed columns with their types, and
+ * the count whose 0 leaves a row that is deleted (none: such rows stay, adding nothing).
+ */
+interface Rollup {
+  table: string;
+  keys: readonly (readonly [column: string, type: KeyType])[];
+  sums: readonly (readonly [column: string, type: KeyType])[];
+  emptiedBy?: string;
+}
+
+/**
+ * A department rollup kept at two levels, per date and per month, from the same differences:
+ * `extra` keys after the period (a bucket), and the summed columns.
+ */
+interface DepartmentRollup {
+  days: Rollup;
+  months: Rollup;
+}
+
+function departmentRollup(
+  days: string,
+  months: string,
+  extra: Rollup['keys'],
+  sums: Rollup['sums'],
+): DepartmentRollup {
+  return {
+    days: { table: days, keys: [['department_code', 'text'], ['date', 'date'], ...extra], sums },
+    months: { table: months, keys: [['department_code', 'text'], ['month', 'date'], ...extra], sums },
+  };
+}
+
+const DEPARTMENT_DAYS = departmentRollup(
+  'performance_department_days',
+  'performance_department_months',
+  [],
+  [
+    ['daily_sum', 'numeric'],
+    ['days', 'int'],
+  ],
+);
+const DEPARTMENT_BUCKETS = departmentRollup(
+  'performance_department_buckets',
+  'performance_department_bucket_months',
+  [['bucket', 'smallint']],
+  [['employees', 'int']],
+);
+
+/** A difference to a department rollup, as text, at the day level or the month level. */
+interface DepartmentDelta {
+  level: 'day' | 'month';
+  key: string[];
+  sums: string[];
+}
+
+/**
+ * A select of `source`'s differences (department_code, date, the rollup's extra keys and sums)
+ * summed per row of the day table and per row of the month table, as `DepartmentDelta`s. Sums stay
+ * exact: they go to Node and back as text.
+ */
+function departmentDeltas(rollup: DepartmentRollup, source: SQL): SQL {
+  const extra = rollup.days.keys.slice(2).map(([column]) => `x.${column}`);
+  const sums = rollup.days.sums.map(([column]) => `sum(x.${column})`);
+  const level = (name: 'day' | 'month', period: string) =>
+    sql.raw(`select '${name}' as level,
+        array[x.department_code, (${period})::text${extra.map((k) => `, ${k}::text`).join('')}] as key,
+        array[${sums.map((v) => `${v}::text`).join(', ')}] as sums
+      from x group by x.department_code, ${period}${extra.map((k) => `, ${k}`).join('')}
+      having ${sums.map((v) => `${v} <> 0`).join(' or ')}`);
+  return sql`, x as (select * from ${source})
+    ${level('day', 'x.date')}
+    union all
+    ${level('month', "date_trunc('month', x.date)::date")}`;
+}
+
+/**
+ * Adds the differences to the rollup's day table, then to its month table, each as one upsert in
+ * key order, the order the department moves of migration 0014 take too.
+ */
+async function addDepartmentDeltas(
+  db: Executor,
+  rollup: DepartmentRollup,
+  deltas: readonly DepartmentDelta[],
+) {
+  for (const [level, table] of [
+    ['day', rollup.days],
+    ['month', rollup.months],
+  ] as const) {
+    const changes = deltas.filter((d) => d.level === level).sort((a, b) => compareKeys(a.key, b.key));
+    await addToRollup(db, table, changes);
+  }
 }
 
 /**
@@ -188,13 +289,14 @@ const yearlyBucket = sql`least(floor(round(round(
  * `yearGroups` selects employee_code, year and from_date: the employees' yearly averages moved
  * from from_date to the end of the year (their running sums are already refreshed). Their bucket
  * changes from from_date on are computed again, starting from the bucket in force the day before,
- * and written over the old ones (kept, changed, added or deleted); what that changes per
- * department, date and bucket goes into `performance_department_buckets` as one upsert in key
- * order, the order the department moves of migration 0014 take too. A save of today reads one row
- * per employee; a save of 1 January, the employee's year.
+ * and written over the old ones (kept, changed, added or deleted). Answers what that changes per
+ * department, date (and month) and bucket, for `addDepartmentDeltas`. A save of today reads one
+ * row per employee; a save of 1 January, the employee's year.
  */
-async function refreshBuckets(db: Executor, yearGroups: SQL) {
-  await db.execute(sql`
+async function refreshBuckets(db: Executor, yearGroups: SQL): Promise<DepartmentDelta[]> {
+  return rowsOf<DepartmentDelta>(
+    db,
+    sql`
     with g as (${yearGroups}),
     old as (
       select c.employee_code, c.date, c.bucket, c.previous
@@ -234,19 +336,18 @@ async function refreshBuckets(db: Executor, yearGroups: SQL) {
       delete from performance_bucket_changes c using old o
       where c.employee_code = o.employee_code and c.date = o.date
         and not exists (select from new n where n.employee_code = o.employee_code and n.date = o.date)
+    ),
+    delta as (
+      select e.department_code, x.date, x.bucket, x.n as employees
+      from (
+        select employee_code, date, bucket, 1 as n from new
+        union all select employee_code, date, previous, -1 from new where previous is not null
+        union all select employee_code, date, bucket, -1 from old
+        union all select employee_code, date, previous, 1 from old where previous is not null
+      ) x join employees e on e.employee_code = x.employee_code
     )
-    insert into performance_department_buckets as b (department_code, date, bucket, employees)
-    select e.department_code, x.date, x.bucket, sum(x.n)::int
-    from (
-      select employee_code, date, bucket, 1 as n from new
-      union all select employee_code, date, previous, -1 from new where previous is not null
-      union all select employee_code, date, bucket, -1 from old
-      union all select employee_code, date, previous, 1 from old where previous is not null
-    ) x join employees e on e.employee_code = x.employee_code
-    group by 1, 2, 3
-    having sum(x.n) <> 0
-    order by 1, 2, 3
-    on conflict (department_code, date, bucket) do update set employees = b.employees + excluded.employees`);
+    ${departmentDeltas(DEPARTMENT_BUCKETS, sql`delta`)}`,
+  );
 }
 
 /** One cell's change to its department's, date's and skill's sum and count of scores. */
@@ -288,38 +389,36 @@ export function skillDeltas(
   return deltas;
 }
 
-type KeyType = 'text' | 'date' | 'bigint';
+/** The skill rollups: sums and numbers of scores; a row left without scores is deleted. */
+const skillRollup = (table: SkillTable, keys: Rollup['keys']): Rollup & { table: SkillTable } => ({
+  table,
+  keys,
+  sums: [
+    ['points_sum', 'int'],
+    ['scored', 'int'],
+  ],
+  emptiedBy: 'scored',
+});
+type SkillTable =
+  | 'performance_skill_days'
+  | 'performance_department_skill_months'
+  | 'performance_skill_months';
 
-/** A rollup of scores' sums and counts, and its key columns with their types. */
-interface SkillRollup {
-  table: 'performance_skill_days' | 'performance_department_skill_months' | 'performance_skill_months';
-  keys: readonly (readonly [column: string, type: KeyType])[];
-}
-
-const SKILL_DAYS: SkillRollup = {
-  table: 'performance_skill_days',
-  keys: [
-    ['department_code', 'text'],
-    ['date', 'date'],
-    ['skill_code', 'text'],
-  ],
-};
-const DEPARTMENT_SKILL_MONTHS: SkillRollup = {
-  table: 'performance_department_skill_months',
-  keys: [
-    ['department_code', 'text'],
-    ['month', 'date'],
-    ['skill_code', 'text'],
-  ],
-};
-const SKILL_MONTHS: SkillRollup = {
-  table: 'performance_skill_months',
-  keys: [
-    ['employee_id', 'bigint'],
-    ['month', 'date'],
-    ['skill_id', 'bigint'],
-  ],
-};
+const SKILL_DAYS = skillRollup('performance_skill_days', [
+  ['department_code', 'text'],
+  ['date', 'date'],
+  ['skill_code', 'text'],
+]);
+const DEPARTMENT_SKILL_MONTHS = skillRollup('performance_department_skill_months', [
+  ['department_code', 'text'],
+  ['month', 'date'],
+  ['skill_code', 'text'],
+]);
+const SKILL_MONTHS = skillRollup('performance_skill_months', [
+  ['employee_id', 'bigint'],
+  ['month', 'date'],
+  ['skill_id', 'bigint'],
+]);
 
 /** One row's change to a rollup: its key values, in the rollup's key order, and what to add. */
 export interface RollupChange {
@@ -342,13 +441,13 @@ export interface SkillRollupRefs {
 export function skillRollupChanges(
   deltas: readonly SkillDelta[],
   refs: SkillRollupRefs,
-): Record<SkillRollup['table'], RollupChange[]> {
+): Record<SkillTable, RollupChange[]> {
   const sums = {
     performance_skill_days: new Map<string, RollupChange>(),
     performance_department_skill_months: new Map<string, RollupChange>(),
     performance_skill_months: new Map<string, RollupChange>(),
   };
-  const add = (table: SkillRollup['table'], key: (string | number)[], d: SkillDelta) => {
+  const add = (table: SkillTable, key: (string | number)[], d: SkillDelta) => {
     const id = key.join('|');
     const known = sums[table].get(id);
     if (known) {
@@ -390,38 +489,61 @@ const arrayLiteral = (values: readonly (string | number)[]) =>
   `{${values.map((v) => (typeof v === 'number' ? String(v) : `"${v.replace(/[\\"]/g, '\\$&')}"`)).join(',')}}`;
 
 /**
- * Adds the changes to a rollup in one upsert, written in key order, the order the department
- * moves of migrations 0011 and 0013 write in too, so that no two writers wait for each other in a
- * cycle; a row left without scores is deleted by a second statement (the first cannot see its own
- * upserts). The rows go as one array per column: 20,000 of them parse in a few milliseconds.
+ * Adds the changes (key values and sums, in the rollup's column order) to a rollup in one upsert,
+ * written in key order, the order the department moves of migrations 0011, 0013 and 0014 write in
+ * too, so that no two writers wait for each other in a cycle; a row left empty is deleted by a
+ * second statement (the first cannot see its own upserts). The rows go as one array per column:
+ * 20,000 of them parse in a few milliseconds.
  */
-async function addToSkillRollup(db: Executor, rollup: SkillRollup, changes: readonly RollupChange[]) {
+async function addToRollup(
+  db: Executor,
+  rollup: Rollup,
+  changes: readonly { key: readonly (string | number)[]; sums: readonly (string | number)[] }[],
+) {
   if (!changes.length) return;
   const names = rollup.keys.map(([column]) => column);
   const keys = sql.raw(names.join(', '));
-  const columns = rollup.keys.map(
-    ([, type], i) =>
-      sql`${arrayLiteral(changes.map((c) => c.key[i] as string | number))}::${sql.raw(type)}[]`,
-  );
+  const array = (type: KeyType, values: (string | number)[]) =>
+    sql`${arrayLiteral(values)}::${sql.raw(type)}[]`;
+  const columns = [
+    ...rollup.keys.map(([, type], i) =>
+      array(
+        type,
+        changes.map((c) => c.key[i] as string | number),
+      ),
+    ),
+    ...rollup.sums.map(([, type], i) =>
+      array(
+        type,
+        changes.map((c) => c.sums[i] as string | number),
+      ),
+    ),
+  ];
+  const sums = rollup.sums.map(([column]) => column);
+  const upsert = sql`
+    insert into ${sql.raw(rollup.table)} as k (${keys}, ${sql.raw(sums.join(', '))})
+    select * from unnest(${sql.join(columns, sql`, `)})
+    on conflict (${keys}) do update
+      set ${sql.raw(sums.map((c) => `${c} = k.${c} + excluded.${c}`).join(', '))}`;
+  const emptiedBy = rollup.emptiedBy;
+  if (!emptiedBy) {
+    await db.execute(upsert);
+    return;
+  }
   const emptied = await rowsOf<Record<string, string>>(
     db,
     sql`
-    with up as (
-      insert into ${sql.raw(rollup.table)} as k (${keys}, points_sum, scored)
-      select * from unnest(${sql.join(columns, sql`, `)},
-        ${arrayLiteral(changes.map((c) => c.points))}::int[], ${arrayLiteral(changes.map((c) => c.scored))}::int[])
-      on conflict (${keys}) do update
-        set points_sum = k.points_sum + excluded.points_sum, scored = k.scored + excluded.scored
-      returning ${sql.raw(names.map((k) => `k.${k}::text`).join(', '))}, k.scored
+    with up as (${upsert}
+      returning ${sql.raw(names.map((k) => `k.${k}::text`).join(', '))}, k.${sql.raw(emptiedBy)} as left_over
     )
-    select ${keys} from up where scored = 0`,
+    select ${keys} from up where left_over = 0`,
   );
   if (!emptied.length) return;
   const matches = rollup.keys.map(([k, type]) => `k.${k} = x.${k}::${type}`);
   await db.execute(sql`
     delete from ${sql.raw(rollup.table)} k
     using jsonb_to_recordset(${jsonParam(emptied)}) as x(${sql.raw(names.map((k) => `${k} text`).join(', '))})
-    where ${sql.raw(matches.join(' and '))} and k.scored = 0`);
+    where ${sql.raw(matches.join(' and '))} and k.${sql.raw(emptiedBy)} = 0`);
 }
 
 /**
@@ -437,7 +559,11 @@ export async function refreshSkillRollups(
 ) {
   const changes = skillRollupChanges(deltas, refs);
   for (const rollup of [SKILL_DAYS, DEPARTMENT_SKILL_MONTHS, SKILL_MONTHS]) {
-    await addToSkillRollup(db, rollup, changes[rollup.table]);
+    await addToRollup(
+      db,
+      rollup,
+      changes[rollup.table].map((c) => ({ key: c.key, sums: [c.points, c.scored] })),
+    );
   }
 }
 
@@ -513,7 +639,15 @@ export async function rebuildPerformanceRollups(db: Executor) {
       date_trunc('year', date)::date as from_date
       from performances`;
   await refreshYears(db, everyYear);
-  await db.execute(sql`delete from performance_department_days`);
+  for (const table of [
+    'performance_department_days',
+    'performance_department_months',
+    'performance_bucket_changes',
+    'performance_department_buckets',
+    'performance_department_bucket_months',
+  ]) {
+    await db.execute(sql`delete from ${sql.raw(table)}`);
+  }
   await db.execute(sql`
     insert into performance_department_days (department_code, date, daily_sum, days)
     select e.department_code, p.date, sum(p.daily_average), count(p.daily_average)::int
@@ -521,14 +655,19 @@ export async function rebuildPerformanceRollups(db: Executor) {
     where p.daily_average is not null
     group by 1, 2
     order by 1, 2`);
-  await db.execute(sql`delete from performance_bucket_changes`);
-  await db.execute(sql`delete from performance_department_buckets`);
-  await refreshBuckets(db, everyYear);
+  await db.execute(sql`
+    insert into performance_department_months (department_code, month, daily_sum, days)
+    select department_code, date_trunc('month', date)::date, sum(daily_sum), sum(days)::int
+    from performance_department_days
+    group by 1, 2
+    order by 1, 2`);
+  await addDepartmentDeltas(db, DEPARTMENT_BUCKETS, await refreshBuckets(db, everyYear));
   await rebuildSkillRollups(db);
   await db.execute(sql`cluster performances using performances_date`);
   await db.execute(sql`cluster performance_months using performance_months_month`);
   await db.execute(
     sql`analyze performances, performance_months, performance_skill_days, performance_department_skill_months,
-        performance_skill_months, performance_department_days, performance_bucket_changes, performance_department_buckets`,
+        performance_skill_months, performance_department_days, performance_department_months,
+        performance_bucket_changes, performance_department_buckets, performance_department_bucket_months`,
   );
 }

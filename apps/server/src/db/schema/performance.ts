@@ -201,6 +201,28 @@ export const performanceDepartmentDays = pgTable(
 );
 
 /**
+ * Per department and calendar month (its 1st day): `performance_department_days` summed over the
+ * month, so that a date's yearly average reads the whole months before its own here (at most 11
+ * rows per department) and only its month's days there. Kept by the same writes, from the same
+ * differences.
+ */
+export const performanceDepartmentMonths = pgTable(
+  'performance_department_months',
+  {
+    departmentCode: text('department_code')
+      .notNull()
+      .references(() => departments.departmentCode, { onDelete: 'cascade' }),
+    month: date('month', { mode: 'string' }).notNull(),
+    dailySum: exact('daily_sum').notNull(),
+    days: integer('days').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.departmentCode, t.month] }),
+    index('performance_department_months_month').on(t.month),
+  ],
+);
+
+/**
  * Per employee, the dates on which the bucket of their yearly average (`0-1` ... `9-10`, as the
  * overview's distribution counts them) changes: the first scored date of each year, and every later
  * one that moves the average into another bucket, with the bucket it left (`previous`, null on the
@@ -241,5 +263,25 @@ export const performanceDepartmentBuckets = pgTable(
   (t) => [
     primaryKey({ columns: [t.departmentCode, t.date, t.bucket] }),
     index('performance_department_buckets_date').on(t.date),
+  ],
+);
+
+/**
+ * Per department, calendar month and bucket: `performance_department_buckets` summed over the month,
+ * read for the whole months before a date's own. Kept by the same writes.
+ */
+export const performanceDepartmentBucketMonths = pgTable(
+  'performance_department_bucket_months',
+  {
+    departmentCode: text('department_code')
+      .notNull()
+      .references(() => departments.departmentCode, { onDelete: 'cascade' }),
+    month: date('month', { mode: 'string' }).notNull(),
+    bucket: smallint('bucket').notNull(),
+    employees: integer('employees').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.departmentCode, t.month, t.bucket] }),
+    index('performance_department_bucket_months_month').on(t.month),
   ],
 );

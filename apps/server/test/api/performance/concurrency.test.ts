@@ -4,8 +4,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   audits,
   performanceBucketChanges,
+  performanceDepartmentBucketMonths,
   performanceDepartmentBuckets,
   performanceDepartmentDays,
+  performanceDepartmentMonths,
   performanceDepartmentSkillMonths,
   performanceMonths,
   performanceScores,
@@ -109,6 +111,18 @@ async function fingerprint() {
       .select()
       .from(performanceDepartmentDays)
       .orderBy(asc(performanceDepartmentDays.departmentCode), asc(performanceDepartmentDays.date)),
+    departmentMonths: await db
+      .select()
+      .from(performanceDepartmentMonths)
+      .orderBy(asc(performanceDepartmentMonths.departmentCode), asc(performanceDepartmentMonths.month)),
+    departmentBucketMonths: await db
+      .select()
+      .from(performanceDepartmentBucketMonths)
+      .orderBy(
+        asc(performanceDepartmentBucketMonths.departmentCode),
+        asc(performanceDepartmentBucketMonths.month),
+        asc(performanceDepartmentBucketMonths.bucket),
+      ),
     bucketChanges: await db
       .select()
       .from(performanceBucketChanges)

@@ -209,13 +209,20 @@ const directBuckets = sql`
     window w as (partition by d.employee_code, date_trunc('year', d.date) order by d.date)
   ) v`;
 
-/** The department days, bucket changes and department buckets as stored, and as the scores give them. */
+/** The department days and months, bucket changes, and department buckets by day and month, as stored and as the scores give them. */
 async function expectDepartmentRollupsExact() {
   const pairs = [
     [
       sql`select department_code, date::text, daily_sum::text, days from performance_department_days
           where days <> 0`,
       sql`select department_code, date::text, sum(daily)::text as daily_sum, count(*)::int as days
+          from (${directDays}) d group by 1, 2`,
+    ],
+    [
+      sql`select department_code, month::text, daily_sum::text, days from performance_department_months
+          where days <> 0`,
+      sql`select department_code, date_trunc('month', date)::date::text as month, sum(daily)::text as daily_sum,
+            count(*)::int as days
           from (${directDays}) d group by 1, 2`,
     ],
     [
@@ -227,6 +234,17 @@ async function expectDepartmentRollupsExact() {
       sql`select department_code, date::text, bucket::int, employees from performance_department_buckets
           where employees <> 0`,
       sql`select department_code, date::text, bucket, sum(n)::int as employees from (
+            select department_code, date, bucket, 1 as n from (${directBuckets}) b where bucket is distinct from previous
+            union all
+            select department_code, date, previous, -1 from (${directBuckets}) b
+            where previous is not null and bucket <> previous
+          ) x group by 1, 2, 3 having sum(n) <> 0`,
+    ],
+    [
+      sql`select department_code, month::text, bucket::int, employees from performance_department_bucket_months
+          where employees <> 0`,
+      sql`select department_code, date_trunc('month', date)::date::text as month, bucket, sum(n)::int as employees
+          from (
             select department_code, date, bucket, 1 as n from (${directBuckets}) b where bucket is distinct from previous
             union all
             select department_code, date, previous, -1 from (${directBuckets}) b
