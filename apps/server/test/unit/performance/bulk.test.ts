@@ -44,7 +44,11 @@ describe('the bulk save at its largest: 5,000 employees x 20 skills', () => {
     expect(Buffer.byteLength(text) / SAVE_BODY_LIMIT).toBeLessThan(0.8);
   });
 
-  it('is validated, and checked for repeats, without holding the event loop for long', () => {
+  // Timed on a shared machine: retried, so that a busy moment is not taken for slow code.
+  it('is validated, and checked for repeats, without holding the event loop for long', {
+    retry: 2,
+    timeout: 30_000,
+  }, () => {
     const body = JSON.parse(text);
     const parsed = createUpdatePerformancesSchema.safeParse(body);
     expect(parsed.success).toBe(true);
@@ -71,5 +75,5 @@ describe('the bulk save at its largest: 5,000 employees x 20 skills', () => {
     // and 8-15 ms in full test runs on a slow, busy day.
     expect(median(turn)).toBeLessThan(40);
     expect(median(shape)).toBeLessThan(100);
-  }, 30_000);
+  });
 });
