@@ -38,11 +38,29 @@ CREATE TABLE "performance_department_months" (
 	CONSTRAINT "performance_department_months_department_code_month_pk" PRIMARY KEY("department_code","month")
 );
 --> statement-breakpoint
+CREATE TABLE "performance_overall_skill_days" (
+	"date" date NOT NULL,
+	"skill_code" text NOT NULL,
+	"points_sum" integer NOT NULL,
+	"scored" integer NOT NULL,
+	CONSTRAINT "performance_overall_skill_days_date_skill_code_pk" PRIMARY KEY("date","skill_code")
+);
+--> statement-breakpoint
+CREATE TABLE "performance_overall_skill_months" (
+	"month" date NOT NULL,
+	"skill_code" text NOT NULL,
+	"points_sum" integer NOT NULL,
+	"scored" integer NOT NULL,
+	CONSTRAINT "performance_overall_skill_months_month_skill_code_pk" PRIMARY KEY("month","skill_code")
+);
+--> statement-breakpoint
 ALTER TABLE "performance_bucket_changes" ADD CONSTRAINT "performance_bucket_changes_employee_code_employees_employee_code_fk" FOREIGN KEY ("employee_code") REFERENCES "public"."employees"("employee_code") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "performance_department_bucket_months" ADD CONSTRAINT "performance_department_bucket_months_department_code_departments_department_code_fk" FOREIGN KEY ("department_code") REFERENCES "public"."departments"("department_code") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "performance_department_buckets" ADD CONSTRAINT "performance_department_buckets_department_code_departments_department_code_fk" FOREIGN KEY ("department_code") REFERENCES "public"."departments"("department_code") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "performance_department_days" ADD CONSTRAINT "performance_department_days_department_code_departments_department_code_fk" FOREIGN KEY ("department_code") REFERENCES "public"."departments"("department_code") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "performance_department_months" ADD CONSTRAINT "performance_department_months_department_code_departments_department_code_fk" FOREIGN KEY ("department_code") REFERENCES "public"."departments"("department_code") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "performance_overall_skill_days" ADD CONSTRAINT "performance_overall_skill_days_skill_code_skills_skill_code_fk" FOREIGN KEY ("skill_code") REFERENCES "public"."skills"("skill_code") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "performance_overall_skill_months" ADD CONSTRAINT "performance_overall_skill_months_skill_code_skills_skill_code_fk" FOREIGN KEY ("skill_code") REFERENCES "public"."skills"("skill_code") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "performance_department_bucket_months_month" ON "performance_department_bucket_months" USING btree ("month");--> statement-breakpoint
 CREATE INDEX "performance_department_buckets_date" ON "performance_department_buckets" USING btree ("date");--> statement-breakpoint
 CREATE INDEX "performance_department_days_date" ON "performance_department_days" USING btree ("date");--> statement-breakpoint
@@ -50,10 +68,25 @@ CREATE INDEX "performance_department_months_month" ON "performance_department_mo
 -- Every table tells the listening servers when it changes (migration 0003): kept overviews are
 -- read afresh once these tables move.
 CREATE TRIGGER wfc_table_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "performance_department_days" FOR EACH STATEMENT EXECUTE FUNCTION wfc_table_changed();--> statement-breakpoint
+CREATE TRIGGER wfc_table_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "performance_overall_skill_days" FOR EACH STATEMENT EXECUTE FUNCTION wfc_table_changed();--> statement-breakpoint
+CREATE TRIGGER wfc_table_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "performance_overall_skill_months" FOR EACH STATEMENT EXECUTE FUNCTION wfc_table_changed();--> statement-breakpoint
 CREATE TRIGGER wfc_table_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "performance_department_months" FOR EACH STATEMENT EXECUTE FUNCTION wfc_table_changed();--> statement-breakpoint
 CREATE TRIGGER wfc_table_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "performance_department_bucket_months" FOR EACH STATEMENT EXECUTE FUNCTION wfc_table_changed();--> statement-breakpoint
 CREATE TRIGGER wfc_table_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "performance_bucket_changes" FOR EACH STATEMENT EXECUTE FUNCTION wfc_table_changed();--> statement-breakpoint
 CREATE TRIGGER wfc_table_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "performance_department_buckets" FOR EACH STATEMENT EXECUTE FUNCTION wfc_table_changed();--> statement-breakpoint
+-- The skill sums already kept, over every department.
+INSERT INTO "performance_overall_skill_days" ("date", "skill_code", "points_sum", "scored")
+SELECT "date", "skill_code", sum("points_sum")::int, sum("scored")::int
+FROM "performance_skill_days"
+GROUP BY 1, 2
+ORDER BY 1, 2;--> statement-breakpoint
+INSERT INTO "performance_overall_skill_months" ("month", "skill_code", "points_sum", "scored")
+SELECT "month", "skill_code", sum("points_sum")::int, sum("scored")::int
+FROM "performance_department_skill_months"
+GROUP BY 1, 2
+ORDER BY 1, 2;--> statement-breakpoint
+ANALYZE "performance_overall_skill_days";--> statement-breakpoint
+ANALYZE "performance_overall_skill_months";--> statement-breakpoint
 -- The daily averages already kept.
 INSERT INTO "performance_department_days" ("department_code", "date", "daily_sum", "days")
 SELECT e."department_code", p."date", sum(p."daily_average"), count(p."daily_average")::int
@@ -109,8 +142,9 @@ ORDER BY 1, 2, 3;--> statement-breakpoint
 ANALYZE "performance_department_bucket_months";--> statement-breakpoint
 -- As in migration 0013, now moving the employee's daily averages (days, then months) and yearly
 -- buckets (days, then months) too, first: a save writes those, in that order, before its skill
--- rollups, and every writer takes each table's rows in key order, so that none waits for another
--- in a cycle.
+-- rollups; and on a deletion, after the department skill sums, taking the employee's scores out of
+-- everyone's, as a save writes them. Every writer takes each table's rows in key order, so that
+-- none waits for another in a cycle.
 CREATE OR REPLACE FUNCTION "performance_skill_days_move"(p_employee text, p_from text, p_to text)
 RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
@@ -186,5 +220,29 @@ BEGIN
     SET points_sum = m.points_sum + excluded.points_sum, scored = m.scored + excluded.scored;
   DELETE FROM performance_department_skill_months m
   WHERE m.department_code = p_from AND m.scored = 0;
+  -- Everyone's sums change only when the employee goes, not when they move.
+  IF p_to IS NULL THEN
+    INSERT INTO performance_overall_skill_days AS d (date, skill_code, points_sum, scored)
+    SELECT p.date, ps.skill_code, -sum(ps.points)::int, -count(ps.points)::int
+    FROM performances p JOIN performance_scores ps ON ps.performance_code = p.performance_code
+    WHERE p.employee_code = p_employee AND ps.points IS NOT NULL
+    GROUP BY 1, 2
+    ORDER BY 1, 2
+    ON CONFLICT (date, skill_code) DO UPDATE
+      SET points_sum = d.points_sum + excluded.points_sum, scored = d.scored + excluded.scored;
+    DELETE FROM performance_overall_skill_days d
+    WHERE d.scored = 0
+      AND d.date = ANY (ARRAY(SELECT p.date FROM performances p WHERE p.employee_code = p_employee));
+    INSERT INTO performance_overall_skill_months AS m (month, skill_code, points_sum, scored)
+    SELECT s.month, k.skill_code, -s.points_sum, -s.scored
+    FROM performance_skill_months s
+    JOIN employees e ON e.id = s.employee_id
+    JOIN skills k ON k.id = s.skill_id
+    WHERE e.employee_code = p_employee
+    ORDER BY 1, 2
+    ON CONFLICT (month, skill_code) DO UPDATE
+      SET points_sum = m.points_sum + excluded.points_sum, scored = m.scored + excluded.scored;
+    DELETE FROM performance_overall_skill_months m WHERE m.scored = 0;
+  END IF;
 END
 $$;

@@ -114,7 +114,8 @@ export type OverviewDocument = Omit<PerformanceOverview, 'date' | 'departmentCod
  *   the whole months from their rollup per department, month and skill
  *   (`performance_department_skill_months`, at most 12 x skills rows per department), the days of
  *   a part month from the one per department, date and skill (`performance_skill_days`), where the
- *   scores themselves are that times the department's employees.
+ *   scores themselves are that times the department's employees; for everyone, from the same sums
+ *   over every department (`performance_overall_skill_months` and `_days`).
  */
 export async function overviewDocument(db: Executor, date: string, departmentCode: string | undefined) {
   const inDepartment = (column: SQL) => (departmentCode ? sql`${column} = ${departmentCode}` : sql`true`);
@@ -132,15 +133,20 @@ export async function overviewDocument(db: Executor, date: string, departmentCod
   const pooled = (days: SQL) =>
     meanOf(sql`sum(x.daily_sum) filter (where ${days})`, sql`sum(x.days) filter (where ${days})`);
   // The month so far and the year so far, each as whole months of the department months and days.
+  // One department's skill sums, or everyone's from the rollups over every department.
+  const [skillMonths, skillDays] = departmentCode
+    ? [
+        sql`performance_department_skill_months m where m.department_code = ${departmentCode} and`,
+        sql`performance_skill_days k where k.department_code = ${departmentCode} and`,
+      ]
+    : [sql`performance_overall_skill_months m where`, sql`performance_overall_skill_days k where`];
   const upTo = (from: string) =>
     coveredScores(
       monthCover(from, date),
       (first, last) =>
-        sql`select m.skill_code, m.points_sum, m.scored from performance_department_skill_months m
-            where ${inDepartment(sql`m.department_code`)} and m.month between ${first}::date and ${last}::date`,
+        sql`select m.skill_code, m.points_sum, m.scored from ${skillMonths} m.month between ${first}::date and ${last}::date`,
       ([a, b]) =>
-        sql`select k.skill_code, k.points_sum, k.scored from performance_skill_days k
-            where ${inDepartment(sql`k.department_code`)} and k.date between ${a}::date and ${b}::date`,
+        sql`select k.skill_code, k.points_sum, k.scored from ${skillDays} k.date between ${a}::date and ${b}::date`,
     );
   const [row] = await preparedRowsOf<{ doc: OverviewDocument }>(
     db,

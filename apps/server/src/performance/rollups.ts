@@ -402,6 +402,8 @@ const skillRollup = (table: SkillTable, keys: Rollup['keys']): Rollup & { table:
 type SkillTable =
   | 'performance_skill_days'
   | 'performance_department_skill_months'
+  | 'performance_overall_skill_days'
+  | 'performance_overall_skill_months'
   | 'performance_skill_months';
 
 const SKILL_DAYS = skillRollup('performance_skill_days', [
@@ -411,6 +413,14 @@ const SKILL_DAYS = skillRollup('performance_skill_days', [
 ]);
 const DEPARTMENT_SKILL_MONTHS = skillRollup('performance_department_skill_months', [
   ['department_code', 'text'],
+  ['month', 'date'],
+  ['skill_code', 'text'],
+]);
+const OVERALL_SKILL_DAYS = skillRollup('performance_overall_skill_days', [
+  ['date', 'date'],
+  ['skill_code', 'text'],
+]);
+const OVERALL_SKILL_MONTHS = skillRollup('performance_overall_skill_months', [
   ['month', 'date'],
   ['skill_code', 'text'],
 ]);
@@ -442,10 +452,12 @@ export function skillRollupChanges(
   deltas: readonly SkillDelta[],
   refs: SkillRollupRefs,
 ): Record<SkillTable, RollupChange[]> {
-  const sums = {
-    performance_skill_days: new Map<string, RollupChange>(),
-    performance_department_skill_months: new Map<string, RollupChange>(),
-    performance_skill_months: new Map<string, RollupChange>(),
+  const sums: Record<SkillTable, Map<string, RollupChange>> = {
+    performance_skill_days: new Map(),
+    performance_department_skill_months: new Map(),
+    performance_overall_skill_days: new Map(),
+    performance_overall_skill_months: new Map(),
+    performance_skill_months: new Map(),
   };
   const add = (table: SkillTable, key: (string | number)[], d: SkillDelta) => {
     const id = key.join('|');
@@ -463,6 +475,8 @@ export function skillRollupChanges(
     const month = monthStart(d.d);
     add('performance_skill_days', [employee.departmentCode, d.d, d.s], d);
     add('performance_department_skill_months', [employee.departmentCode, month, d.s], d);
+    add('performance_overall_skill_days', [d.d, d.s], d);
+    add('performance_overall_skill_months', [month, d.s], d);
     add('performance_skill_months', [employee.id, month, skill], d);
   }
   const ordered = (m: Map<string, RollupChange>) =>
@@ -470,6 +484,8 @@ export function skillRollupChanges(
   return {
     performance_skill_days: ordered(sums.performance_skill_days),
     performance_department_skill_months: ordered(sums.performance_department_skill_months),
+    performance_overall_skill_days: ordered(sums.performance_overall_skill_days),
+    performance_overall_skill_months: ordered(sums.performance_overall_skill_months),
     performance_skill_months: ordered(sums.performance_skill_months),
   };
 }
@@ -549,8 +565,9 @@ async function addToRollup(
 /**
  * Adds a save's cell changes to the skill rollups: `performance_skill_days` and
  * `performance_department_skill_months` under each employee's department (the save has locked its
- * employees, so none moves meanwhile), then `performance_skill_months` under the employee. Day
- * rows before month rows, as the department moves of migration 0013 take them.
+ * employees, so none moves meanwhile), the same over every department
+ * (`performance_overall_skill_days` and `_months`), then `performance_skill_months` under the
+ * employee: in the order the department moves and deletions of migration 0014 take them.
  */
 export async function refreshSkillRollups(
   db: Executor,
@@ -558,7 +575,13 @@ export async function refreshSkillRollups(
   refs: SkillRollupRefs,
 ) {
   const changes = skillRollupChanges(deltas, refs);
-  for (const rollup of [SKILL_DAYS, DEPARTMENT_SKILL_MONTHS, SKILL_MONTHS]) {
+  for (const rollup of [
+    SKILL_DAYS,
+    DEPARTMENT_SKILL_MONTHS,
+    OVERALL_SKILL_DAYS,
+    OVERALL_SKILL_MONTHS,
+    SKILL_MONTHS,
+  ]) {
     await addToRollup(
       db,
       rollup,
@@ -569,44 +592,31 @@ export async function refreshSkillRollups(
 
 /**
  * Every skill rollup recomputed from the scores alone: per department and date, per department and
- * month, per employee and month.
+ * month, per date and per month over every department, per employee and month.
  */
 async function rebuildSkillRollups(db: Executor) {
+  const month = "date_trunc('month', p.date)::date";
   const rollups = [
-    {
-      table: 'performance_skill_days',
-      keys: 'department_code, date, skill_code',
-      owner: 'e.department_code',
-      period: 'p.date',
-      skill: 'ps.skill_code',
-    },
-    {
-      table: 'performance_department_skill_months',
-      keys: 'department_code, month, skill_code',
-      owner: 'e.department_code',
-      period: "date_trunc('month', p.date)::date",
-      skill: 'ps.skill_code',
-    },
-    {
-      table: 'performance_skill_months',
-      keys: 'employee_id, month, skill_id',
-      owner: 'e.id',
-      period: "date_trunc('month', p.date)::date",
-      skill: 'k.id',
-    },
+    { rollup: SKILL_DAYS, from: ['e.department_code', 'p.date', 'ps.skill_code'] },
+    { rollup: DEPARTMENT_SKILL_MONTHS, from: ['e.department_code', month, 'ps.skill_code'] },
+    { rollup: OVERALL_SKILL_DAYS, from: ['p.date', 'ps.skill_code'] },
+    { rollup: OVERALL_SKILL_MONTHS, from: [month, 'ps.skill_code'] },
+    { rollup: SKILL_MONTHS, from: ['e.id', month, 'k.id'] },
   ];
-  for (const r of rollups) {
-    await db.execute(sql`delete from ${sql.raw(r.table)}`);
+  for (const { rollup, from } of rollups) {
+    const columns = rollup.keys.map(([column]) => column).join(', ');
+    const positions = from.map((_, i) => i + 1).join(', ');
+    await db.execute(sql`delete from ${sql.raw(rollup.table)}`);
     await db.execute(sql`
-      insert into ${sql.raw(r.table)} (${sql.raw(r.keys)}, points_sum, scored)
-      select ${sql.raw(r.owner)}, ${sql.raw(r.period)}, ${sql.raw(r.skill)}, sum(ps.points)::int, count(ps.points)::int
+      insert into ${sql.raw(rollup.table)} (${sql.raw(columns)}, points_sum, scored)
+      select ${sql.raw(from.join(', '))}, sum(ps.points)::int, count(ps.points)::int
       from performance_scores ps
       join performances p on p.performance_code = ps.performance_code
       join employees e on e.employee_code = p.employee_code
       join skills k on k.skill_code = ps.skill_code
       where ps.points is not null
-      group by 1, 2, 3
-      order by 1, 2, 3`);
+      group by ${sql.raw(positions)}
+      order by ${sql.raw(positions)}`);
   }
 }
 
@@ -668,6 +678,7 @@ export async function rebuildPerformanceRollups(db: Executor) {
   await db.execute(
     sql`analyze performances, performance_months, performance_skill_days, performance_department_skill_months,
         performance_skill_months, performance_department_days, performance_department_months,
-        performance_bucket_changes, performance_department_buckets, performance_department_bucket_months`,
+        performance_bucket_changes, performance_department_buckets, performance_department_bucket_months,
+        performance_overall_skill_days, performance_overall_skill_months`,
   );
 }

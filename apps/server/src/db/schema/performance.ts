@@ -176,6 +176,39 @@ export const performanceDepartmentSkillMonths = pgTable(
 );
 
 /**
+ * Per date and skill, and per calendar month and skill: `performance_skill_days` and
+ * `performance_department_skill_months` summed over every department, for the overview of everyone
+ * (20 rows a month instead of 20 per department). Kept by the same writes; a change of department
+ * moves nothing here, a deletion takes the employee's sums away (migration 0014). A row whose count
+ * falls to 0 is deleted.
+ */
+export const performanceOverallSkillDays = pgTable(
+  'performance_overall_skill_days',
+  {
+    date: date('date', { mode: 'string' }).notNull(),
+    skillCode: text('skill_code')
+      .notNull()
+      .references(() => skills.skillCode, { onDelete: 'cascade' }),
+    pointsSum: integer('points_sum').notNull(),
+    scored: integer('scored').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.date, t.skillCode] })],
+);
+
+export const performanceOverallSkillMonths = pgTable(
+  'performance_overall_skill_months',
+  {
+    month: date('month', { mode: 'string' }).notNull(),
+    skillCode: text('skill_code')
+      .notNull()
+      .references(() => skills.skillCode, { onDelete: 'cascade' }),
+    pointsSum: integer('points_sum').notNull(),
+    scored: integer('scored').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.month, t.skillCode] })],
+);
+
+/**
  * Per department and date: the sum and number of its employees' daily averages. A date's
  * department averages (the day, the month and the year up to it) then read at most 366 rows per
  * department instead of every employee's running sums. Kept in step with `performances.daily_average`

@@ -10,6 +10,8 @@ import {
   performanceDepartmentMonths,
   performanceDepartmentSkillMonths,
   performanceMonths,
+  performanceOverallSkillDays,
+  performanceOverallSkillMonths,
   performanceScores,
   performanceSkillDays,
   performanceSkillMonths,
@@ -107,6 +109,14 @@ async function fingerprint() {
         asc(performanceSkillMonths.month),
         asc(performanceSkillMonths.skillId),
       ),
+    overallSkillDays: await db
+      .select()
+      .from(performanceOverallSkillDays)
+      .orderBy(asc(performanceOverallSkillDays.date), asc(performanceOverallSkillDays.skillCode)),
+    overallSkillMonths: await db
+      .select()
+      .from(performanceOverallSkillMonths)
+      .orderBy(asc(performanceOverallSkillMonths.month), asc(performanceOverallSkillMonths.skillCode)),
     departmentDays: await db
       .select()
       .from(performanceDepartmentDays)

@@ -78,6 +78,18 @@ const ROLLUPS = [
     period: sql`date_trunc('month', p.date)::date`,
   },
   {
+    stored: sql`select 'all' as owner, date::text as period, skill_code, points_sum, scored
+        from performance_overall_skill_days`,
+    owner: sql`'all'`,
+    period: sql`p.date`,
+  },
+  {
+    stored: sql`select 'all' as owner, month::text as period, skill_code, points_sum, scored
+        from performance_overall_skill_months`,
+    owner: sql`'all'`,
+    period: sql`date_trunc('month', p.date)::date`,
+  },
+  {
     stored: sql`select e.employee_code as owner, m.month::text as period, k.skill_code, m.points_sum, m.scored
         from performance_skill_months m
         join employees e on e.id = m.employee_id

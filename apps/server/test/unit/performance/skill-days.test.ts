@@ -45,7 +45,7 @@ describe('skillRollupChanges', () => {
   };
   const d = (e: string, date: string, s: string, p: number, n: number) => ({ e, d: date, s, p, n });
 
-  it('sums the cells per department day, department month and employee month, in key order', () => {
+  it('sums the cells per department day and month, day and month over every department, and employee month, in key order', () => {
     const changes = skillRollupChanges(
       [
         d('E1', '2024-02-03', 'S-A', 4, 1),
@@ -66,6 +66,17 @@ describe('skillRollupChanges', () => {
       { key: ['ART', '2024-02-01', 'S-B'], points: 5, scored: 1 },
       { key: ['OPS', '2024-02-01', 'S-A'], points: 5, scored: 2 },
       { key: ['OPS', '2024-03-01', 'S-B'], points: -6, scored: -1 },
+    ]);
+    expect(changes.performance_overall_skill_days).toEqual([
+      { key: ['2024-02-03', 'S-A'], points: 7, scored: 2 },
+      { key: ['2024-02-03', 'S-B'], points: 5, scored: 1 },
+      { key: ['2024-02-20', 'S-A'], points: -2, scored: 0 },
+      { key: ['2024-03-01', 'S-B'], points: -6, scored: -1 },
+    ]);
+    expect(changes.performance_overall_skill_months).toEqual([
+      { key: ['2024-02-01', 'S-A'], points: 5, scored: 2 },
+      { key: ['2024-02-01', 'S-B'], points: 5, scored: 1 },
+      { key: ['2024-03-01', 'S-B'], points: -6, scored: -1 },
     ]);
     // Ids compare as numbers: 3 < 7 < 12.
     expect(changes.performance_skill_months).toEqual([
@@ -92,6 +103,10 @@ describe('skillRollupChanges', () => {
       { key: ['OPS', '2024-02-01', 'S-A'], points: -4, scored: 0 },
     ]);
     expect(changes.performance_skill_months).toEqual([{ key: [7, '2024-02-01', 40], points: -4, scored: 0 }]);
+    // Across departments, E1's and E2's changes of 2024-02-03 cancel out too.
+    expect(changes.performance_overall_skill_days).toEqual([
+      { key: ['2024-02-05', 'S-A'], points: -4, scored: 0 },
+    ]);
   });
 
   it('refuses a cell of an employee or skill the save did not check', () => {
