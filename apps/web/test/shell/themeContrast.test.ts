@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { heatColours } from '../../src/performance/grid';
-import { SERIES_COLOURS_DARK } from '../../src/performance/insights/palette';
+import { SERIES_COLOURS, SERIES_COLOURS_DARK } from '../../src/performance/insights/palette';
 import { BRAND_GREEN, DARK, darkOverlayAlpha, LIGHT } from '../../src/theme';
 
 /** WCAG 2 contrast ratio of two #rrggbb colours, 1 to 21. */
@@ -76,6 +76,12 @@ const PAIRS: [string, string, string, number, number][] = [
   ['dark brand accent on paper', BRAND_GREEN, DARK.paper, 4.49, GRAPHIC],
   ['dark brand accent on the page', BRAND_GREEN, DARK.background, 4.88, GRAPHIC],
   ['dark brand accent on a dialog', BRAND_GREEN, darkDialog, 3.58, GRAPHIC],
+  ['light first series on paper', SERIES_COLOURS.first, LIGHT.paper, 5.19, GRAPHIC],
+  ['light second series on paper', SERIES_COLOURS.second, LIGHT.paper, 3.87, GRAPHIC],
+  ['light third series on paper', SERIES_COLOURS.third, LIGHT.paper, 3.42, GRAPHIC],
+  ['light first series on an empty chart', SERIES_COLOURS.first, LIGHT.subtle, 4.97, GRAPHIC],
+  ['light second series on an empty chart', SERIES_COLOURS.second, LIGHT.subtle, 3.71, GRAPHIC],
+  ['light third series on an empty chart', SERIES_COLOURS.third, LIGHT.subtle, 3.28, GRAPHIC],
   ['dark first series on paper', SERIES_COLOURS_DARK.first, DARK.paper, 7.42, GRAPHIC],
   ['dark second series on paper', SERIES_COLOURS_DARK.second, DARK.paper, 7.6, GRAPHIC],
   ['dark third series on paper', SERIES_COLOURS_DARK.third, DARK.paper, 5, GRAPHIC],
