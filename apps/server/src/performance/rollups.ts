@@ -1,7 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { monthStart, yearStart } from './dates.ts';
-import { jsonParam, rowsOf } from './sql.ts';
+import { exactRound2, jsonParam, rowsOf } from './sql.ts';
 
 /*
  * The averages are read from rollups that every save keeps in step (see db/schema/performance.ts):
@@ -278,20 +278,22 @@ async function addDepartmentDeltas(
 }
 
 /**
- * The bucket of a yearly average as the overview's distribution counts it (`0-1` ... `9-10`), for a
- * scored row `p` and its month's rollup `m`: the year before the month (the month's running year
- * sum less its own) plus the row's running month sum.
+ * The bucket of a yearly average `sum / days` as the overview's distribution counts it (`0-1` ...
+ * `9-10`): the average rounded as the grid shows it, then its whole part.
  */
-const yearlyBucket = sql`least(floor(round(round(
-    (m.year_sum - m.day_sum + p.month_sum) / (m.year_days - m.day_count + p.month_days), 20), 2)), 9)::smallint`;
+const yearlyBucket = (sum: SQL, days: SQL) =>
+  sql`least(floor(${exactRound2(sql`(${sum}) / (${days})`)}), 9)::smallint`;
 
 /**
  * `yearGroups` selects employee_code, year and from_date: the employees' yearly averages moved
  * from from_date to the end of the year (their running sums are already refreshed). Their bucket
- * changes from from_date on are computed again, starting from the bucket in force the day before,
- * and written over the old ones (kept, changed, added or deleted). Answers what that changes per
- * department, date (and month) and bucket, for `addDepartmentDeltas`. A save of today reads one
- * row per employee; a save of 1 January, the employee's year.
+ * changes from from_date on are computed again and written over the old ones (kept, changed, added
+ * or deleted). Per employee: the year's sums before from_date (the month rollup before its month,
+ * the row before it in its month) and the bucket in force then, then the scored days from
+ * from_date on with running sums of their daily averages, which the employee-and-date index
+ * carries, so that a year of rows is read without visiting them (2.6 s for a save of 1,000
+ * employees on 2 January when their month rollups and running sums were joined instead). Answers
+ * what that changes per department, date (and month) and bucket, for `addDepartmentDeltas`.
  */
 async function refreshBuckets(db: Executor, yearGroups: SQL): Promise<DepartmentDelta[]> {
   return rowsOf<DepartmentDelta>(
@@ -303,28 +305,41 @@ async function refreshBuckets(db: Executor, yearGroups: SQL): Promise<Department
       from g join performance_bucket_changes c on c.employee_code = g.employee_code
         and c.date >= g.from_date and c.date < (g.year + interval '1 year')::date
     ),
-    seq as (
-      select s.employee_code, s.date, s.bucket, s.seed,
-        lag(s.bucket) over (partition by s.employee_code, s.year order by s.date) as previous
-      from (
-        select g.employee_code, g.year, g.from_date - 1 as date, true as seed, (
-          select c.bucket from performance_bucket_changes c
-          where c.employee_code = g.employee_code and c.date >= g.year and c.date < g.from_date
-          order by c.date desc limit 1
-        ) as bucket
-        from g
-        union all
-        select p.employee_code, g.year, p.date, false, ${yearlyBucket}
-        from g join performances p on p.employee_code = g.employee_code
-          and p.date >= g.from_date and p.date < (g.year + interval '1 year')::date
-        join performance_months m on m.employee_code = p.employee_code
-          and m.month = date_trunc('month', p.date)::date
-        where p.daily_average is not null
-      ) s
-    ),
     new as (
-      select employee_code, date, bucket, previous from seq
-      where not seed and bucket is distinct from previous
+      select g.employee_code, v.date, v.bucket, v.previous
+      from g
+      cross join lateral (
+        select coalesce(pm.year_sum, 0) + coalesce(pd.month_sum, 0) as sum,
+          coalesce(pm.year_days, 0) + coalesce(pd.month_days, 0) as days,
+          (select c.bucket from performance_bucket_changes c
+            where c.employee_code = g.employee_code and c.date >= g.year and c.date < g.from_date
+            order by c.date desc limit 1) as bucket
+        from (select) one
+        left join lateral (
+          select m.year_sum, m.year_days from performance_months m
+          where m.employee_code = g.employee_code
+            and m.month >= g.year and m.month < date_trunc('month', g.from_date)::date
+          order by m.month desc limit 1
+        ) pm on true
+        left join lateral (
+          select p.month_sum, p.month_days from performances p
+          where p.employee_code = g.employee_code
+            and p.date >= date_trunc('month', g.from_date)::date and p.date < g.from_date
+          order by p.date desc limit 1
+        ) pd on true
+      ) before
+      cross join lateral (
+        select x.date, x.bucket, coalesce(lag(x.bucket) over (order by x.date), before.bucket) as previous
+        from (
+          select p.date,
+            ${yearlyBucket(sql`before.sum + sum(p.daily_average) over w`, sql`before.days + count(*) over w`)} as bucket
+          from performances p
+          where p.employee_code = g.employee_code and p.date >= g.from_date
+            and p.date < (g.year + interval '1 year')::date and p.daily_average is not null
+          window w as (order by p.date)
+        ) x
+      ) v
+      where v.bucket is distinct from v.previous
     ),
     written as (
       insert into performance_bucket_changes as c (employee_code, date, bucket, previous)
