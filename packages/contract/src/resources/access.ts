@@ -229,6 +229,8 @@ export const roleResource = defineResource({
 const usernameRule = z
   .string({ error: 'Username is required' })
   .trim()
+  // Empty is missing, not short: the form says so as it does for every required field.
+  .min(1, { error: 'Username is required', abort: true })
   .min(3, 'Username must be at least 3 characters')
   .max(50, 'Username must be at most 50 characters')
   .regex(/^[A-Za-z0-9._-]+$/, 'Username may hold letters, digits, dots, dashes and underscores only');

@@ -81,6 +81,24 @@ describe('register', () => {
   });
 
   it.each([
+    ['', 'Username is required'],
+    ['   ', 'Username is required'],
+    ['ab', 'Username must be at least 3 characters'],
+  ])('names an empty username as missing, a short one as short (%j)', async (username, message) => {
+    const res = expectError(
+      await register({
+        username,
+        email: 'empty@example.com',
+        password: GOOD_PASSWORD,
+        roleCode: plainRoleCode,
+      }),
+      400,
+      'Invalid input',
+    );
+    expect(res.errors).toEqual([{ field: 'username', message }]);
+  });
+
+  it.each([
     ['short1', 'Password must be at least 12 characters'],
     ['ALLUPPERCASE123', 'Password must contain a lowercase letter'],
     ['no-digits-at-all', 'Password must contain a number'],
