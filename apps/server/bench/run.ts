@@ -295,7 +295,7 @@ try {
   await pool.query('delete from audits where id > $1', [auditsBefore]);
   await pool.query('delete from sessions');
   await pool.query(
-    'vacuum analyze audits, sessions, performances, performance_scores, performance_months, performance_skill_days, performance_department_skill_months, performance_skill_months, performance_overall_skill_days, performance_overall_skill_months, performance_department_days, performance_department_months, performance_bucket_changes, performance_department_buckets, performance_department_bucket_months',
+    'vacuum analyze audits, sessions, performances, performance_scores, performance_months, performance_month_days, performance_skill_days, performance_department_skill_months, performance_skill_months, performance_overall_skill_days, performance_overall_skill_months, performance_department_days, performance_department_months, performance_bucket_changes, performance_department_buckets, performance_department_bucket_months',
   );
   await pool.end();
 }

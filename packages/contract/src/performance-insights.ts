@@ -55,21 +55,6 @@ export function trendRange(
   return { from, to };
 }
 
-/** Pure: the months (YYYY-MM) a range touches, in order. */
-export function monthsOf({ from, to }: TrendRange): string[] {
-  const months: string[] = [];
-  let year = Number(from.slice(0, 4));
-  let month = Number(from.slice(5, 7));
-  const last = to.slice(0, 7);
-  for (;;) {
-    const key = `${year}-${String(month).padStart(2, '0')}`;
-    if (key > last) return months;
-    months.push(key);
-    month = month === 12 ? 1 : month + 1;
-    if (month === 1) year += 1;
-  }
-}
-
 export const performanceTrendSchema = z.object({
   employeeCode: codeRef('Employee'),
   from: performanceDate('From').optional(),

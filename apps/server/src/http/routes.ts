@@ -56,11 +56,23 @@ type ContextFor<A extends Access, B, Q> = [A] extends [GuardedAccess]
   ? SessionContext<B, Q>
   : RouteContext<B, Q>;
 
+/**
+ * An answer's data as JSON text the database wrote, sent as it is: parsing it into objects only to
+ * write them out again cost a year-long trend (15 KB) a fifth of its time in the server.
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
 export interface HandlerResult {
   message: string;
   data?: unknown;
   total?: number;
 }
+
+/** The envelope of a successful answer, written around data that is already JSON. */
+export const envelopeText = ({ message, data, total }: HandlerResult & { data: JsonText }) =>
+  `{"statusCode":200,"message":${JSON.stringify(message)},"data":${data.text}${total === undefined ? '' : `,"total":${total}`}}`;
 
 export interface ApiRoute<
   B extends ZodType = ZodType,
@@ -207,6 +219,12 @@ export function registerApiRoutes(app: FastifyInstance, routes: readonly ApiRout
           if (settles) await services.settle();
         }
         if (!result) return reply;
+        if (result.data instanceof JsonText) {
+          return reply
+            .code(200)
+            .type('application/json; charset=utf-8')
+            .send(envelopeText({ ...result, data: result.data }));
+        }
         return reply.code(200).send({
           statusCode: 200,
           message: result.message,

@@ -76,3 +76,26 @@ export function monthCover(from: string, to: string): MonthCover {
     : null;
   return { months, add, subtract };
 }
+
+/**
+ * Pure: the range's whole months (first and last month's 1st day, null when none) and the spans of
+ * the months it covers in part (at most two, in date order). For what is kept per month but cannot
+ * be taken apart again, as a month's days written out: a part month is read by its days.
+ */
+export function monthSplit(from: string, to: string): { months: DateSpan | null; parts: DateSpan[] } {
+  const first = monthStart(from);
+  const last = monthStart(to);
+  const startsWhole = from === first;
+  const endsWhole = to === monthEnd(to);
+  if (first === last) {
+    return startsWhole && endsWhole
+      ? { months: [first, first], parts: [] }
+      : { months: null, parts: [[from, to]] };
+  }
+  const parts: DateSpan[] = [];
+  if (!startsWhole) parts.push([from, monthEnd(from)]);
+  if (!endsWhole) parts.push([last, to]);
+  const firstWhole = startsWhole ? first : addDays(monthEnd(from), 1);
+  const lastWhole = endsWhole ? last : monthStart(addDays(last, -1));
+  return { months: firstWhole <= lastWhole ? [firstWhole, lastWhole] : null, parts };
+}

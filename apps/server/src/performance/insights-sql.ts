@@ -1,13 +1,14 @@
 import type { PerformanceOverview, PerformanceTrend, TrendRange } from '@wfc/contract';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
-import { type DateSpan, type MonthCover, monthCover, monthStart, yearStart } from './dates.ts';
-import { meanOf, preparedRowsOf, round2 } from './sql.ts';
+import { type DateSpan, type MonthCover, monthCover, monthSplit, monthStart, yearStart } from './dates.ts';
+import { dayJson, meanOf, preparedRowsOf } from './sql.ts';
 
-/** A trend as the database writes it: only the months that have rows, and no range. */
-export type TrendDocument = Omit<PerformanceTrend, 'from' | 'to' | 'employee'> & {
-  employee: PerformanceTrend['employee'] | null;
-};
+/** A trend as the database writes it: its answer's data as JSON text, and whether the employee exists. */
+export interface TrendText {
+  found: boolean;
+  data: string;
+}
 
 /**
  * Each skill's sum and count of scores over a range (`skill_code, points_sum, scored` rows to
@@ -32,15 +33,29 @@ function coveredScores(
 }
 
 /**
- * One employee's days, months and skills over a range, in one statement. The days are the daily
- * averages every save keeps, read from the employee-and-date index alone (it carries them, so the
- * 365 rows of a year, each on its own page of a table kept in date order, are not visited); the
- * months are means over those days. A skill's sum and count come from the employee's skill months
- * (`performance_skill_months`) for the months the range covers whole, corrected day by day from the
- * scores at its ends (`monthCover`: at most about a month of days), instead of a year of scores
- * (7,000 rows found through 366 index searches). Every average is exact to two decimals.
+ * One employee's days, months and skills over a range, in one statement that writes the answer's
+ * JSON itself, so that the server sends it on as it is. The range's whole months
+ * (`monthSplit`) are read from the employee's month rollups: their days already written out
+ * (`performance_month_days`), their averages from their totals (`performance_months`); the days
+ * of its part months, at most two, from the employee-and-date index, which carries their daily
+ * averages. A year is then 12 month rows and about 30 days instead of 365 days made into JSON one
+ * by one. A skill's sum and count come from the employee's skill months
+ * (`performance_skill_months`) for the months the range covers whole, corrected day by day from
+ * the scores at its ends (`monthCover`: at most about a month of days), instead of a year of
+ * scores (7,000 rows found through 366 index searches). Every average is exact to two decimals;
+ * every month of the range is listed, one without a scored day with a null average.
  */
-export async function trendDocument(db: Executor, employeeCode: string, range: TrendRange) {
+export async function trendText(db: Executor, employeeCode: string, range: TrendRange): Promise<TrendText> {
+  const split = monthSplit(range.from, range.to);
+  const inParts = split.parts.length
+    ? sql.join(
+        split.parts.map(([from, to]) => sql`p.date between ${from}::date and ${to}::date`),
+        sql` or `,
+      )
+    : sql`false`;
+  const inWhole = split.months
+    ? sql`m.month between ${split.months[0]}::date and ${split.months[1]}::date`
+    : sql`false`;
   const scores = coveredScores(
     monthCover(range.from, range.to),
     (first, last) =>
@@ -54,29 +69,47 @@ export async function trendDocument(db: Executor, employeeCode: string, range: T
           where p.employee_code = ${employeeCode} and p.date between ${from}::date and ${to}::date
             and ps.points is not null`,
   );
-  const [row] = await preparedRowsOf<{ doc: TrendDocument }>(
+  const [row] = await preparedRowsOf<TrendText>(
     db,
     sql`
-    with p as (
+    with e as (
+      select e.employee_code, e.employee_id, e.name, d.department_code, d.name as department_name
+      from employees e join departments d on d.department_code = e.department_code
+      where e.employee_code = ${employeeCode}
+    ),
+    part as (
       select p.date, p.daily_average from performances p
-      where p.employee_code = ${employeeCode} and p.date between ${range.from}::date and ${range.to}::date
+      where p.employee_code = ${employeeCode} and p.daily_average is not null and (${inParts})
+    ),
+    whole as (
+      select m.month, m.day_sum, m.day_count, s.days
+      from performance_months m
+      left join performance_month_days s on s.employee_code = m.employee_code and s.month = m.month
+      where m.employee_code = ${employeeCode} and ${inWhole}
     )
-    select json_build_object(
+    select exists (select 1 from e) as found, json_build_object(
+      'from', ${range.from}::text,
+      'to', ${range.to}::text,
       'employee', (
         select json_build_object('employeeCode', e.employee_code, 'employeeId', e.employee_id, 'name', e.name,
-          'department', json_build_object('departmentCode', d.department_code, 'name', d.name))
-        from employees e join departments d on d.department_code = e.department_code
-        where e.employee_code = ${employeeCode}),
-      'days', coalesce((
-        select json_agg(json_build_object('date', p.date::text, 'daily', ${round2(sql`p.daily_average`)}) order by p.date)
-        from p where p.daily_average is not null), '[]'),
-      'months', coalesce((
-        select json_agg(json_build_object('month', m.month, 'average', m.average) order by m.month)
+          'department', json_build_object('departmentCode', e.department_code, 'name', e.department_name))
+        from e),
+      'days', ('[' || coalesce((
+        select string_agg(x.days, ',' order by x.at)
         from (
-          select to_char(p.date, 'YYYY-MM') as month,
-            ${meanOf(sql`sum(p.daily_average)`, sql`count(p.daily_average)`)} as average
-          from p group by 1
-        ) m), '[]'),
+          select p.date as at, ${dayJson(sql`p.date`, sql`p.daily_average`)} as days from part p
+          union all
+          select w.month, w.days from whole w where w.days is not null
+        ) x), '') || ']')::json,
+      'months', (
+        select json_agg(json_build_object('month', to_char(g.month, 'YYYY-MM'), 'average', a.average) order by g.month)
+        from generate_series(${monthStart(range.from)}::date, ${monthStart(range.to)}::date, interval '1 month') g(month)
+        left join (
+          select w.month, ${meanOf(sql`w.day_sum`, sql`w.day_count`)} as average from whole w
+          union all
+          select date_trunc('month', p.date)::date, ${meanOf(sql`sum(p.daily_average)`, sql`count(*)`)}
+          from part p group by 1
+        ) a on a.month = g.month::date),
       'skills', coalesce((
         select json_agg(json_build_object('skillCode', k.skill_code, 'title', k.title,
             'average', ${meanOf(sql`s.points_sum`, sql`s.scored`)}, 'scored', coalesce(s.scored, 0))
@@ -86,10 +119,10 @@ export async function trendDocument(db: Executor, employeeCode: string, range: T
           from (${scores}) x
           group by x.skill_code
         ) s on s.skill_code = k.skill_code), '[]')
-    ) as doc`,
+    )::text as data`,
   );
   if (!row) throw new Error('The trend query returned no row');
-  return row.doc;
+  return row;
 }
 
 /** An overview as the database writes it: only the buckets that have employees. */

@@ -1,19 +1,16 @@
 import {
   DISTRIBUTION_BUCKETS,
   localIsoDate,
-  monthsOf,
   PERFORMANCE_INSIGHT_ENDPOINTS,
   PERFORMANCE_INSIGHT_MESSAGES,
   PERFORMANCE_MESSAGES,
   type PerformanceDepartment,
   type PerformanceOverview,
-  type PerformanceTrend,
   performanceDepartmentData,
   performanceOverviewData,
   performanceOverviewQuerySchema,
   performanceTrendData,
   performanceTrendSchema,
-  type TrendRange,
   trendRange,
 } from '@wfc/contract';
 import { getTableName, sql } from 'drizzle-orm';
@@ -25,6 +22,8 @@ import {
   performanceDepartmentDays,
   performanceDepartmentMonths,
   performanceDepartmentSkillMonths,
+  performanceMonthDays,
+  performanceMonths,
   performanceOverallSkillDays,
   performanceOverallSkillMonths,
   performanceScores,
@@ -34,13 +33,8 @@ import {
   skills,
 } from '../db/schema/index.ts';
 import { badRequest, notFound } from '../http/envelope.ts';
-import { type ApiRoute, anyOf, defineRoute } from '../http/routes.ts';
-import {
-  type OverviewDocument,
-  overviewDocument,
-  type TrendDocument,
-  trendDocument,
-} from './insights-sql.ts';
+import { type ApiRoute, anyOf, defineRoute, JsonText } from '../http/routes.ts';
+import { type OverviewDocument, overviewDocument, trendText } from './insights-sql.ts';
 import { rowsOf } from './sql.ts';
 
 const TAG = 'Performances';
@@ -52,6 +46,8 @@ const canView = anyOf('VIEW_PERFORMANCES');
  */
 const TREND_READS = [
   performances,
+  performanceMonths,
+  performanceMonthDays,
   performanceScores,
   performanceSkillMonths,
   employees,
@@ -71,12 +67,6 @@ const OVERVIEW_READS = [
   skills,
   departments,
 ].map((t) => getTableName(t));
-
-/** Pure: every month of the range, those without a scored day with a null average, so a chart has no gaps to guess. */
-export function fillMonths(range: TrendRange, months: TrendDocument['months']): PerformanceTrend['months'] {
-  const known = new Map(months.map((m) => [m.month, m.average]));
-  return monthsOf(range).map((month) => ({ month, average: known.get(month) ?? null }));
-}
 
 /** Pure: the ten buckets in order, empty ones counted as 0. */
 export function fillBuckets(buckets: OverviewDocument['buckets']): PerformanceOverview['distribution'] {
@@ -101,18 +91,11 @@ export const insightRoutes: ApiRoute[] = [
       const range = trendRange({ from, to }, localIsoDate(new Date()));
       if ('message' in range) throw badRequest('Invalid input', [range]);
       const { cache, db } = ctx.services;
-      const doc = await cache.get(['performance-trend', employeeCode, range], TREND_READS, () =>
-        trendDocument(db, employeeCode, range),
+      const trend = await cache.get(['performance-trend', employeeCode, range], TREND_READS, () =>
+        trendText(db, employeeCode, range),
       );
-      if (!doc.employee) throw notFound(PERFORMANCE_MESSAGES.employeeNotFound);
-      const data: PerformanceTrend = {
-        ...range,
-        employee: doc.employee,
-        days: doc.days,
-        months: fillMonths(range, doc.months),
-        skills: doc.skills,
-      };
-      return { message: PERFORMANCE_INSIGHT_MESSAGES.trend, data };
+      if (!trend.found) throw notFound(PERFORMANCE_MESSAGES.employeeNotFound);
+      return { message: PERFORMANCE_INSIGHT_MESSAGES.trend, data: new JsonText(trend.data) };
     },
   }),
   defineRoute({

@@ -1,7 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { monthStart, yearStart } from './dates.ts';
-import { exactRound2, jsonParam, rowsOf } from './sql.ts';
+import { dayJson, exactRound2, jsonParam, rowsOf } from './sql.ts';
 
 /*
  * The averages are read from rollups that every save keeps in step (see db/schema/performance.ts):
@@ -9,6 +9,7 @@ import { exactRound2, jsonParam, rowsOf } from './sql.ts';
  *   performances.month_sum / month_days      running sum and count of daily averages, 1st..date
  *   performance_months.day_sum / day_count   the same over the whole month
  *   performance_months.year_sum / year_days  running over the months, 1 January..end of month
+ *   performance_month_days                    the month's daily averages written out as a trend's JSON
  *   performance_skill_days                    per department, date and skill: sum and count of scores
  *   performance_department_skill_months       per department, month and skill: the same
  *   performance_skill_months                  per employee, month and skill: the same
@@ -16,9 +17,9 @@ import { exactRound2, jsonParam, rowsOf } from './sql.ts';
  *   performance_bucket_changes                per employee: the dates their yearly average changes bucket
  *   performance_department_buckets / _bucket_months
  *                                             per department, date (month) and bucket: employees in less out
- * A save touches its rows, the later rows of their months and twelve month rows per employee, and
- * the bucket changes of the rest of their year, in four set-based statements whatever the number of
- * rows saved; the first and the last answer what they change per department, which goes into the
+ * A save touches its rows, the later rows of their months and twelve month rows per employee, its
+ * months' days written out, and the bucket changes of the rest of their year, in five set-based
+ * statements whatever the number of rows saved; the first and the last answer what they change per department, which goes into the
  * department rollups in four more (days, months, bucket days, bucket months); then the skill days
  * and months of its changed cells, in one more each (two when a count falls to 0). An employee's
  * change of department or deletion moves their department rollups, then skill days and months,
@@ -138,6 +139,28 @@ async function refreshMonths(db: Executor, monthGroups: SQL, days?: SQL): Promis
     on conflict (employee_code, month) do update
       set day_sum = excluded.day_sum, day_count = excluded.day_count
       where m.day_sum <> excluded.day_sum or m.day_count <> excluded.day_count`);
+  // The month's days written out for the trends, from the employee-and-date index alone (it
+  // carries the daily averages); a month left without a scored day has no row.
+  await db.execute(sql`
+    with g as (${monthGroups}),
+    w as (
+      select g.employee_code, g.month, (
+        select string_agg(${dayJson(sql`p.date`, sql`p.daily_average`)}, ',' order by p.date)
+        from performances p
+        where p.employee_code = g.employee_code and p.daily_average is not null
+          and p.date >= g.month and p.date < (g.month + interval '1 month')::date
+      ) as days
+      from g
+    ),
+    emptied as (
+      delete from performance_month_days s using w
+      where s.employee_code = w.employee_code and s.month = w.month and w.days is null
+    )
+    insert into performance_month_days as s (employee_code, month, days)
+    select employee_code, month, days from w where days is not null
+    order by employee_code, month
+    on conflict (employee_code, month) do update set days = excluded.days
+      where s.days <> excluded.days`);
   return deltas;
 }
 
@@ -654,6 +677,7 @@ export async function rebuildPerformanceRollups(db: Executor) {
     ) s
     where p.performance_code = s.performance_code and p.daily_average is distinct from s.average`);
   await db.execute(sql`delete from performance_months`);
+  await db.execute(sql`delete from performance_month_days`);
   await refreshMonths(
     db,
     sql`select distinct employee_code, date_trunc('month', date)::date as month,
@@ -691,7 +715,7 @@ export async function rebuildPerformanceRollups(db: Executor) {
   await db.execute(sql`cluster performances using performances_date`);
   await db.execute(sql`cluster performance_months using performance_months_month`);
   await db.execute(
-    sql`analyze performances, performance_months, performance_skill_days, performance_department_skill_months,
+    sql`analyze performances, performance_months, performance_month_days, performance_skill_days, performance_department_skill_months,
         performance_skill_months, performance_department_days, performance_department_months,
         performance_bucket_changes, performance_department_buckets, performance_department_bucket_months,
         performance_overall_skill_days, performance_overall_skill_months`,

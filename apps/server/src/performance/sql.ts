@@ -57,3 +57,11 @@ export const round2 = (value: SQL) => sql`${exactRound2(value)}::float8`;
  */
 export const meanOf = (sum: SQL, count: SQL, exact = false) =>
   sql`case when ${count} > 0 then ${(exact ? exactRound2 : round2)(sql`(${sum}) / (${count})`)} end`;
+
+/**
+ * One day of a trend as the JSON object its answer holds, `{"date":"2026-01-05","daily":7.45}`,
+ * the daily average rounded as every answer rounds it. Written as text: the rollup that keeps a
+ * month of these (`performance_month_days`) and the trend that reads them must agree to the byte.
+ */
+export const dayJson = (date: SQL, average: SQL) =>
+  sql`'{"date":"' || ${date}::text || '","daily":' || ${exactRound2(average)}::text || '}'`;

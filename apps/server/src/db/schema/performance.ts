@@ -96,6 +96,25 @@ export const performanceMonths = pgTable(
 );
 
 /**
+ * Per employee and calendar month (its 1st day): the month's daily averages, each rounded to two
+ * decimals, written out as the JSON a trend answers (`{"date":"2026-01-05","daily":7.45}`, comma
+ * separated, in date order; empty when none is scored). A year's trend then joins 12 of these
+ * instead of building 365 objects. Rewritten with the month's totals (performance/rollups.ts) by
+ * the save and the rebuild; an employee's deletion takes it away (cascade).
+ */
+export const performanceMonthDays = pgTable(
+  'performance_month_days',
+  {
+    employeeCode: text('employee_code')
+      .notNull()
+      .references(() => employees.employeeCode, { onDelete: 'cascade' }),
+    month: date('month', { mode: 'string' }).notNull(),
+    days: text('days').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.employeeCode, t.month] })],
+);
+
+/**
  * Per department, date and skill: the sum and number of the scores its employees were given that
  * day (cells without points do not count). A date's skill averages over a month or a year, for
  * every department or one, then read at most 366 x skills rows per department instead of every

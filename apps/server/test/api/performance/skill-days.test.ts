@@ -154,7 +154,32 @@ async function directTrendSkills(employeeCode: string, from: string, to: string)
   );
 }
 
-/** The trend's skill averages of every employee over every range equal the scores' own means. */
+/**
+ * A range's days and months straight from the scores: a day's average is the mean of its scores, a
+ * month's the mean of its days' averages; every month of the range listed, null when unscored.
+ */
+async function directTrendDays(employeeCode: string, from: string, to: string) {
+  const daily = sql`select p.date, sum(ps.points)::numeric / count(ps.points) as average
+      from performances p join performance_scores ps on ps.performance_code = p.performance_code
+      where p.employee_code = ${employeeCode} and p.date between ${from}::date and ${to}::date
+        and ps.points is not null
+      group by p.date`;
+  const days = await rows<{ date: string; daily: number }>(
+    t.handle.db,
+    sql`select d.date::text as date, round(round(d.average, 20), 2)::float8 as daily
+        from (${daily}) d order by d.date`,
+  );
+  const months = await rows<{ month: string; average: number | null }>(
+    t.handle.db,
+    sql`select to_char(g.month, 'YYYY-MM') as month, round(round(avg(d.average), 20), 2)::float8 as average
+        from generate_series(date_trunc('month', ${from}::date), ${to}::date, interval '1 month') g(month)
+        left join (${daily}) d on date_trunc('month', d.date) = g.month
+        group by g.month order by g.month`,
+  );
+  return { days, months };
+}
+
+/** The trend of every employee over every range: its days, months and skills equal the scores' own means. */
 async function expectTrendsExact() {
   const employees = await rows<{ code: string }>(
     t.handle.db,
@@ -164,8 +189,10 @@ async function expectTrendsExact() {
     for (const [from, to] of RANGES) {
       const res = await t.post('GetPerformanceTrend', { employeeCode: code, from, to }, admin);
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.json().data.skills, `${code} ${from}..${to}`).toEqual(
-        await directTrendSkills(code, from, to),
+      const { data } = res.json();
+      expect(data.skills, `${code} ${from}..${to}`).toEqual(await directTrendSkills(code, from, to));
+      expect({ days: data.days, months: data.months }, `${code} ${from}..${to}`).toEqual(
+        await directTrendDays(code, from, to),
       );
     }
   }

@@ -72,6 +72,7 @@ describe('demo data', () => {
         sql`select employee_code, month::text, day_sum::text, day_count, year_sum::text, year_days
           from performance_months order by 1, 2`,
       ),
+      monthDays: await rows(t.handle.db, sql`select * from performance_month_days order by 1, 2`),
     });
     const loaded = await snapshot();
     await rebuildPerformanceRollups(t.handle.db);

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import {
   monthCover,
   monthEnd,
+  monthSplit,
   monthStart,
   previousMonthStart,
   yearStart,
@@ -79,6 +80,19 @@ describe('the dates a performance may describe', () => {
   });
 });
 
+/** 400 ranges drawn from the seed over two years and more: a quarter of them within about a month. */
+function randomRanges(seed: number): [string, string][] {
+  let state = seed;
+  const next = (n: number) => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state % n;
+  };
+  return Array.from({ length: 400 }, (_, i) => {
+    const from = addDays('2023-01-01', next(800));
+    return [from, addDays(from, next(i % 4 === 0 ? 40 : 367))];
+  });
+}
+
 describe('monthCover', () => {
   it('reads whole months whole, and a part month by its fewer days', () => {
     // A year to the 26th: 5 days of the first month added, the last month whole less its 4 days left.
@@ -128,20 +142,60 @@ describe('monthCover', () => {
       for (const s of cover.subtract) each(s, -1);
       return [...n].filter(([, k]) => k !== 0).sort(([a], [b]) => a.localeCompare(b));
     };
-    let seed = 7;
-    const next = (n: number) => {
-      seed = (seed * 1103515245 + 12345) % 2147483648;
-      return seed % n;
-    };
-    for (let i = 0; i < 400; i++) {
-      const from = addDays('2023-01-01', next(800));
-      const to = addDays(from, next(i % 4 === 0 ? 40 : 367));
+    for (const [from, to] of randomRanges(7)) {
       const cover = monthCover(from, to);
       const expected: [string, number][] = [];
       for (let d = from; d <= to; d = addDays(d, 1)) expected.push([d, 1]);
       expect(counted(cover), `${from}..${to}`).toEqual(expected);
       const read = [...cover.add, ...cover.subtract].reduce((n, [a, b]) => n + daysBetween(a, b) + 1, 0);
       expect(read).toBeLessThanOrEqual(31);
+    }
+  });
+});
+
+describe('monthSplit', () => {
+  it('keeps whole months whole and reads the part months by their days', () => {
+    expect(monthSplit('2025-11-26', '2026-11-26')).toEqual({
+      months: ['2025-12-01', '2026-10-01'],
+      parts: [
+        ['2025-11-26', '2025-11-30'],
+        ['2026-11-01', '2026-11-26'],
+      ],
+    });
+    expect(monthSplit('2024-02-01', '2024-02-29')).toEqual({
+      months: ['2024-02-01', '2024-02-01'],
+      parts: [],
+    });
+    expect(monthSplit('2024-02-01', '2024-02-28')).toEqual({
+      months: null,
+      parts: [['2024-02-01', '2024-02-28']],
+    });
+    expect(monthSplit('2024-12-30', '2025-01-02')).toEqual({
+      months: null,
+      parts: [
+        ['2024-12-30', '2024-12-31'],
+        ['2025-01-01', '2025-01-02'],
+      ],
+    });
+    expect(monthSplit('2024-01-01', '2024-03-15')).toEqual({
+      months: ['2024-01-01', '2024-02-01'],
+      parts: [['2024-03-01', '2024-03-15']],
+    });
+  });
+
+  it('covers every day of any range exactly once, in date order', () => {
+    for (const [from, to] of randomRanges(11)) {
+      const { months, parts } = monthSplit(from, to);
+      const spans = [...parts];
+      if (months) spans.push([months[0], monthEnd(months[1])]);
+      spans.sort(([a], [b]) => a.localeCompare(b));
+      const days: string[] = [];
+      for (const [a, b] of spans) for (let d = a; d <= b; d = addDays(d, 1)) days.push(d);
+      const expected: string[] = [];
+      for (let d = from; d <= to; d = addDays(d, 1)) expected.push(d);
+      expect(days, `${from}..${to}`).toEqual(expected);
+      expect(parts.length).toBeLessThanOrEqual(2);
+      for (const [a, b] of parts) expect(monthStart(a), `${from}..${to}`).toBe(monthStart(b));
     }
   });
 });

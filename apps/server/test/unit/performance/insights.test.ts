@@ -1,13 +1,6 @@
-import {
-  addDays,
-  daysBetween,
-  monthsOf,
-  performanceDateRange,
-  scoreDateError,
-  trendRange,
-} from '@wfc/contract';
+import { addDays, daysBetween, performanceDateRange, scoreDateError, trendRange } from '@wfc/contract';
 import { describe, expect, it } from 'vitest';
-import { fillBuckets, fillMonths } from '../../../src/performance/insights.ts';
+import { fillBuckets } from '../../../src/performance/insights.ts';
 
 describe('calendar steps', () => {
   it('add days across months, leap days and years', () => {
@@ -16,16 +9,6 @@ describe('calendar steps', () => {
     expect(addDays('2024-12-31', 1)).toBe('2025-01-01');
     expect(addDays('2024-01-01', -1)).toBe('2023-12-31');
     expect(daysBetween('2023-01-01', '2024-01-02')).toBe(366);
-  });
-
-  it('list the months a range touches, over a year end', () => {
-    expect(monthsOf({ from: '2023-11-30', to: '2024-02-01' })).toEqual([
-      '2023-11',
-      '2023-12',
-      '2024-01',
-      '2024-02',
-    ]);
-    expect(monthsOf({ from: '2024-05-03', to: '2024-05-03' })).toEqual(['2024-05']);
   });
 });
 
@@ -70,21 +53,6 @@ describe('scoreDateError', () => {
 });
 
 describe('filling the gaps of an answer', () => {
-  it('gives every month of the range, null where nothing was scored', () => {
-    expect(
-      fillMonths({ from: '2023-12-31', to: '2024-03-01' }, [
-        { month: '2023-12', average: 8 },
-        { month: '2024-02', average: null },
-        { month: '2024-03', average: 3.5 },
-      ]),
-    ).toEqual([
-      { month: '2023-12', average: 8 },
-      { month: '2024-01', average: null },
-      { month: '2024-02', average: null },
-      { month: '2024-03', average: 3.5 },
-    ]);
-  });
-
   it('gives the ten buckets in order, empty ones as 0', () => {
     const filled = fillBuckets([
       [9, 4],
