@@ -140,8 +140,10 @@ describe('the idle warning (30-minute idle window, on a fake browser clock)', ()
     await page.goto('/registry/skills');
     await page.getByRole('heading', { level: 1, name: 'Skills' }).waitFor();
 
-    // Time stands still from here, and moves only when told, timers firing on the way.
-    await page.clock.pauseAt(await page.evaluate(() => Date.now()));
+    // Time stands still from here, and moves only when told, timers firing on the way. It stops a
+    // little ahead of the page's time: the fake clock keeps running while the call travels, and
+    // a pause at a moment already past is refused (it was, on a loaded machine).
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 2000);
     await page.clock.runFor(27 * MINUTE);
     expect(await idleWarning(page).count()).toBe(0);
     const warning = idleWarning(page);
