@@ -111,6 +111,13 @@ function walk(v: unknown, depth: number): Problem | undefined {
     }
     return undefined;
   }
+  // A schema's length checks read `length` (`size`) from any value and compare it with a number:
+  // an object there that cannot become a primitive (qs's have no prototype; JSON's can hide
+  // `toString` behind a key) made them throw, a 500. No form has such a field.
+  const { length, size } = v as { length?: unknown; size?: unknown };
+  if ((typeof length === 'object' && length !== null) || (typeof size === 'object' && size !== null)) {
+    return { path: [], message: 'Invalid value' };
+  }
   for (const k in v) {
     if (!Object.hasOwn(v, k)) continue;
     if (unsafeText(k)) return { path: [], message: UNSAFE_TEXT, wholeBody: true };
@@ -270,9 +277,12 @@ function* scanJson(text: string, maxValues: number): Generator<void, void, void>
   }
 }
 
-/** Escapes that decode to NUL or to half of a surrogate pair: only then do strings need a look. */
-const SUSPICIOUS_ESCAPE = /\\u0000|\\u[dD][89a-fA-F]/;
-const suspicious = (text: string) => text.includes('\u0000') || SUSPICIOUS_ESCAPE.test(text);
+/**
+ * Only a body with NUL, an escape (which may decode to NUL, half of a surrogate pair or a key) or
+ * a `length` or `size` key needs the walk of `assertSafeInput` after parsing.
+ */
+const SUSPICIOUS = /\\u|"(?:length|size)"/;
+const suspicious = (text: string) => text.includes('\u0000') || SUSPICIOUS.test(text);
 
 /** Bodies already checked for unsafe text while they were parsed. */
 const checkedBodies = new WeakSet<object>();

@@ -223,6 +223,28 @@ describe('hostile shapes are refused cleanly', () => {
     expect(list.json().data.map((g: { genderName: string }) => g.genderName)).toEqual(['Pollution Probe 3']);
   });
 
+  it('a field posted as an object with a length is a 400 naming it, on every kind of form', async () => {
+    // `firstName[length][ ][0]=`: a 500 once, from a length check on an object without a prototype.
+    const cases: [string, string, string][] = [
+      ['/api/CreateProfile', 'firstName%5Blength%5D%5B%20%5D%5B0%5D=', 'firstName'],
+      ['/api/CreateGender', 'genderName%5Blength%5D%5Bx%5D=2', 'genderName'],
+    ];
+    for (const [url, payload, field] of cases) {
+      const res = await raw('POST', url, payload, FORM);
+      expect(res.statusCode, `${url}: ${res.body}`).toBe(400);
+      expect(res.json().errors, url).toEqual([{ field, message: 'Invalid value' }]);
+    }
+    // JSON's objects have a prototype, but a key can hide what turns them into a primitive.
+    const json = await raw(
+      'POST',
+      '/api/CreateGender',
+      '{"genderName":{"length":{"toString":1,"valueOf":1}}}',
+      JSON_TYPE,
+    );
+    expect(json.statusCode, json.body).toBe(400);
+    expect(json.json().errors).toEqual([{ field: 'genderName', message: 'Invalid value' }]);
+  });
+
   it('duplicate parameters: the first wins, in bodies and in queries', async () => {
     expectEnvelope(await raw('POST', '/api/CreateGender', 'genderName=First&genderName=Second', FORM), 200);
     expect(await t.handle.db.$count(genders, eq(genders.genderName, 'First'))).toBe(1);
