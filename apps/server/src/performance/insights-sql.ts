@@ -1,4 +1,4 @@
-import type { PerformanceOverview, PerformanceTrend, TrendRange } from '@wfc/contract';
+import type { PerformanceOverview, TrendRange } from '@wfc/contract';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { type DateSpan, type MonthCover, monthCover, monthSplit, monthStart, yearStart } from './dates.ts';

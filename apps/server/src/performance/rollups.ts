@@ -19,11 +19,12 @@ import { dayJson, exactRound2, jsonParam, rowsOf } from './sql.ts';
  *                                             per department, date (month) and bucket: employees in less out
  * A save touches its rows, the later rows of their months and twelve month rows per employee, its
  * months' days written out, and the bucket changes of the rest of their year, in five set-based
- * statements whatever the number of rows saved; the first and the last answer what they change per department, which goes into the
- * department rollups in four more (days, months, bucket days, bucket months); then the skill days
- * and months of its changed cells, in one more each (two when a count falls to 0). An employee's
- * change of department or deletion moves their department rollups, then skill days and months,
- * through triggers on `employees` (migrations 0011, 0013 and 0014).
+ * statements whatever the number of rows saved; the first and the last answer what they change
+ * per department, which goes into the department rollups in four more (days, months, bucket days,
+ * bucket months); then the skill days and months of its changed cells, in one more each (two when
+ * a count falls to 0). An employee's change of department or deletion moves their department
+ * rollups, then skill days and months, through triggers on `employees` (migrations 0011, 0013 and
+ * 0014); the deletion takes their months of days away by cascade (0015).
  */
 
 export interface EmployeeDay {
