@@ -53,8 +53,9 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          maxWorkers: 1,
-          fileParallelism: false,
+          // A poll's default second is short for a browser on a loaded machine.
+          expect: { poll: { timeout: 10_000 } },
+          maxWorkers: 2,
         },
       },
     ],
