@@ -3,6 +3,7 @@ import type { ResourceDef } from '@wfc/contract';
 import type { ReactNode } from 'react';
 import { useParams } from 'react-router';
 import { failureOf } from '../api/retry';
+import { useCan } from '../auth/auth';
 import { ScreenCrumbsProvider } from '../ui/Breadcrumbs';
 import { RequestError } from '../ui/RequestError';
 import { ScreenHeader } from '../ui/ScreenHeader';
@@ -53,7 +54,13 @@ export function RecordScreen({ def, mode, children }: Props) {
 function LoadedRecord({ def, mode, code, children }: Props & { code: string }) {
   const back = useBackTarget(def.defaultBack ?? listPath(def));
   const record = useRecordQuery(def, mode === 'create' ? '' : code);
-  const crumbs = recordCrumbs(def, mode, { code, name: recordName(def, record.data?.data) });
+  const can = useCan();
+  const crumbs = recordCrumbs(
+    def,
+    mode,
+    { code, name: recordName(def, record.data?.data) },
+    can(def.permissions.view),
+  );
   // A record that fails to load again (deleted meanwhile) gives way to the message, as on first load.
   const failed = mode !== 'create' && record.error;
   const loading = mode !== 'create' && !record.data;

@@ -34,11 +34,19 @@ export function listCrumbs(
 
 /**
  * A record screen's trail: Registry / Countries / France on view, … / France / Edit on update,
- * … / Add Country on create (the list's button says the same).
+ * … / Add Country on create (the list's button says the same). A role may hold a module's create
+ * or update permission without its view permission: the list and the record are then named but
+ * not linked, as following them would only end at Access Denied.
  */
-export function recordCrumbs(def: ResourceDef, mode: FormMode, record: CrumbRecord): Crumb[] {
-  const list: Crumb = { label: def.plural, to: listPath(def) };
+export function recordCrumbs(def: ResourceDef, mode: FormMode, record: CrumbRecord, mayView = true): Crumb[] {
+  const list: Crumb = mayView ? { label: def.plural, to: listPath(def) } : { label: def.plural };
   if (mode === 'create') return [ROOT, list, { label: `Add ${def.label}` }];
   if (mode === 'view') return [ROOT, list, { label: recordLabel(record) }];
-  return [ROOT, list, { label: recordLabel(record), to: viewPath(def, record.code) }, { label: 'Edit' }];
+  const name = recordLabel(record);
+  return [
+    ROOT,
+    list,
+    mayView ? { label: name, to: viewPath(def, record.code) } : { label: name },
+    { label: 'Edit' },
+  ];
 }

@@ -47,6 +47,18 @@ describe('recordCrumbs', () => {
     ]);
   });
 
+  it('links neither the list nor the record for a user who may edit or create but not view them', () => {
+    expect(recordCrumbs(country, 'update', france, false)).toEqual([
+      { label: 'Registry', to: '/registry' },
+      { label: 'Countries' },
+      { label: 'France' },
+      { label: 'Edit' },
+    ]);
+    expect(recordCrumbs(RESOURCE_BY_KEY.gender, 'create', { code: '', name: '' }, false)[1]).toEqual({
+      label: 'Genders',
+    });
+  });
+
   it("ends a create screen at the list's own words for it", () => {
     expect(recordCrumbs(RESOURCE_BY_KEY.gender, 'create', { code: '', name: '' })).toEqual([
       { label: 'Registry', to: '/registry' },

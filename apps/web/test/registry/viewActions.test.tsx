@@ -32,6 +32,23 @@ describe('a view leads somewhere', { timeout: SCREEN_TEST_TIMEOUT }, () => {
     expect(headerButtons()).toEqual([]);
   });
 
+  it("links the edit screen's trail to the list and the record only for a user who may view them", async () => {
+    // The Genders step and the record's (named by its code or its name), as links or not.
+    const trail = async () => {
+      const nav = await screen.findByRole('navigation', { name: 'Breadcrumb' });
+      await waitFor(() => expect(nav.textContent).toMatch(/Edit$/));
+      return within(nav)
+        .getAllByRole('listitem')
+        .slice(1, 3)
+        .map((item) => item.querySelector('a')?.getAttribute('href'));
+    };
+    renderRegistry('/registry/gender/edit/GENDER-1', ALL, { GetGenderByCode: ok(GENDER) });
+    expect(await trail()).toEqual(['/registry/genders', '/registry/gender/GENDER-1']);
+    cleanup();
+    renderRegistry('/registry/gender/edit/GENDER-1', ['UPDATE_GENDER'], { GetGenderByCode: ok(GENDER) });
+    expect(await trail()).toEqual([undefined, undefined]);
+  });
+
   it('Edit opens the form, History the audit log filtered to the record', async () => {
     const user = userEvent.setup();
     const api = renderRegistry('/registry/gender/GENDER-1', [...ALL, 'VIEW_AUDITS'], {
