@@ -55,6 +55,8 @@ export default defineConfig({
           hookTimeout: 120_000,
           // A poll's default second is short for a browser on a loaded machine.
           expect: { poll: { timeout: 10_000 } },
+          // Each file has its own server, database and browser; one file at a time kept the two
+          // cores less than half busy, mostly waiting on the page.
           maxWorkers: 2,
         },
       },
