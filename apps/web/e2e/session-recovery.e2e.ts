@@ -151,11 +151,12 @@ describe('the idle warning (30-minute idle window, on a fake browser clock)', ()
     expect(await idleWarning(page).count()).toBe(0);
     const warning = idleWarning(page);
     // A second at a time, giving the page real time to draw the warning before the next one, so
-    // the clock stops at the second it appears even on a loaded machine.
+    // the clock stops at the second it appears even on a loaded machine (half a second was too
+    // little beside another browser test: the warning was read a second late).
     for (let i = 0; i < 75; i++) {
       await page.clock.runFor(1000);
       if (
-        await warning.waitFor({ timeout: 500 }).then(
+        await warning.waitFor({ timeout: 1500 }).then(
           () => true,
           () => false,
         )
