@@ -47,6 +47,11 @@ export async function filterBy(page: Page, keyword: string) {
 /** Waits until the list shows this range label and no load is running. */
 export async function waitForRange(page: Page, text: string) {
   await rangeLabel(page, text).waitFor();
+  await waitForNoLoad(page);
+}
+
+/** Waits until no load is running on the screen. */
+export async function waitForNoLoad(page: Page) {
   // Counted in the DOM, not the accessibility tree: while a menu closes it hides the page from
   // assistive technology, and a load running then would not count.
   await expect.poll(() => page.locator('[role="status"]').count()).toBe(0);

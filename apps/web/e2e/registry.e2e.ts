@@ -15,6 +15,7 @@ import {
   selectRow,
   submitForm,
   toast,
+  waitForNoLoad,
   waitForRange,
 } from './registry-ui';
 import { sharedE2E, watchConsole } from './support/e2e';
@@ -321,7 +322,7 @@ describe('administrator', () => {
     // The rows of the unfiltered list stay on screen while the filtered ones load: a row picked
     // before they arrive is replaced, and its selection with it.
     await expect.poll(async () => (await columnTexts(page, 1))[0]).toBe('UPDATE');
-    await expect.poll(() => page.locator('[role="status"]').count()).toBe(0);
+    await waitForNoLoad(page);
     await page.getByRole('radio').first().check();
     await expectButtons(page.getByRole('toolbar', { name: 'Selected row actions' }).getByRole('button'), [
       'View',

@@ -38,15 +38,15 @@ export function listCrumbs(
  * or update permission without its view permission: the list and the record are then named but
  * not linked, as following them would only end at Access Denied.
  */
-export function recordCrumbs(def: ResourceDef, mode: FormMode, record: CrumbRecord, mayView = true): Crumb[] {
-  const list: Crumb = mayView ? { label: def.plural, to: listPath(def) } : { label: def.plural };
+export function recordCrumbs(
+  def: ResourceDef,
+  mode: FormMode,
+  record: CrumbRecord,
+  mayView: boolean,
+): Crumb[] {
+  const linked = (label: string, to: string): Crumb => (mayView ? { label, to } : { label });
+  const list = linked(def.plural, listPath(def));
   if (mode === 'create') return [ROOT, list, { label: `Add ${def.label}` }];
   if (mode === 'view') return [ROOT, list, { label: recordLabel(record) }];
-  const name = recordLabel(record);
-  return [
-    ROOT,
-    list,
-    mayView ? { label: name, to: viewPath(def, record.code) } : { label: name },
-    { label: 'Edit' },
-  ];
+  return [ROOT, list, linked(recordLabel(record), viewPath(def, record.code)), { label: 'Edit' }];
 }

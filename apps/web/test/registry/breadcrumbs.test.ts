@@ -31,7 +31,7 @@ describe('listCrumbs', () => {
 
 describe('recordCrumbs', () => {
   it('ends a view at the record name', () => {
-    expect(recordCrumbs(country, 'view', france)).toEqual([
+    expect(recordCrumbs(country, 'view', france, true)).toEqual([
       { label: 'Registry', to: '/registry' },
       { label: 'Countries', to: '/registry/countries' },
       { label: 'France' },
@@ -39,7 +39,7 @@ describe('recordCrumbs', () => {
   });
 
   it('links the record from its edit screen, which ends at Edit', () => {
-    expect(recordCrumbs(country, 'update', france)).toEqual([
+    expect(recordCrumbs(country, 'update', france, true)).toEqual([
       { label: 'Registry', to: '/registry' },
       { label: 'Countries', to: '/registry/countries' },
       { label: 'France', to: '/registry/country/COUNTRY-1' },
@@ -60,7 +60,7 @@ describe('recordCrumbs', () => {
   });
 
   it("ends a create screen at the list's own words for it", () => {
-    expect(recordCrumbs(RESOURCE_BY_KEY.gender, 'create', { code: '', name: '' })).toEqual([
+    expect(recordCrumbs(RESOURCE_BY_KEY.gender, 'create', { code: '', name: '' }, true)).toEqual([
       { label: 'Registry', to: '/registry' },
       { label: 'Genders', to: '/registry/genders' },
       { label: 'Add Gender' },
@@ -68,10 +68,10 @@ describe('recordCrumbs', () => {
   });
 
   it('names a record by its code until its name is known, or when it has none', () => {
-    expect(recordCrumbs(country, 'view', { code: 'COUNTRY-1', name: '' }).at(-1)).toEqual({
+    expect(recordCrumbs(country, 'view', { code: 'COUNTRY-1', name: '' }, true).at(-1)).toEqual({
       label: 'COUNTRY-1',
     });
-    expect(recordCrumbs(RESOURCE_BY_KEY.audit, 'view', { code: 'AUDIT-7', name: '' })).toEqual([
+    expect(recordCrumbs(RESOURCE_BY_KEY.audit, 'view', { code: 'AUDIT-7', name: '' }, true)).toEqual([
       { label: 'Registry', to: '/registry' },
       { label: 'Audit Logs', to: '/registry/audit-logs' },
       { label: 'AUDIT-7' },
