@@ -24,6 +24,8 @@ export default defineConfig({
           sequence: { groupOrder: 2 },
           include: ['apps/server/test/api/**/*.test.ts'],
           environment: 'node',
+          // One database migrated for the run, copied for each file (test/support/migrated-database.ts).
+          globalSetup: ['apps/server/test/support/migrated-database.ts'],
           // Generous: a busy 2-core machine can take long to start a database and hash passwords.
           testTimeout: 90_000,
           hookTimeout: 180_000,
@@ -51,6 +53,7 @@ export default defineConfig({
           retry: 1,
           include: ['apps/web/e2e/**/*.e2e.ts'],
           environment: 'node',
+          globalSetup: ['apps/server/test/support/migrated-database.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           // A poll's default second is short for a browser on a loaded machine.

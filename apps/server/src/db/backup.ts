@@ -1,9 +1,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
+import { openEmbedded } from './client.ts';
 
 /*
  * Backups in each database's own format: a PostgreSQL server's with pg_dump's custom format (read
@@ -59,9 +58,6 @@ function run(command: string, args: readonly string[]): Promise<void> {
     );
   });
 }
-
-const openEmbedded = (dataDir: string, loadDataDir?: Blob) =>
-  PGlite.create({ dataDir, extensions: { pg_trgm }, ...(loadDataDir ? { loadDataDir } : {}) });
 
 async function isEmptyDir(dir: string): Promise<boolean> {
   if (!existsSync(dir)) return true;

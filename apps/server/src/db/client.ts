@@ -34,8 +34,18 @@ export interface DbOptions {
   databaseUrl?: string;
   /** PGlite data directory; 'memory://' for a throw-away database. */
   dataDir: string;
+  /** The embedded database's starting content: a data-directory tarball, as its backups hold. */
+  loadDataDir?: Blob;
   poolSize?: number;
 }
+
+/** The embedded database (PGlite) with the extensions the migrations use. */
+export const openEmbedded = (dataDir: string, loadDataDir?: Blob) =>
+  PGlite.create({
+    dataDir: dataDir === 'memory://' ? undefined : dataDir,
+    extensions: { pg_trgm },
+    ...(loadDataDir ? { loadDataDir } : {}),
+  });
 
 export async function openDatabase(opts: DbOptions): Promise<DbHandle> {
   if (opts.databaseUrl) {
@@ -62,10 +72,7 @@ export async function openDatabase(opts: DbOptions): Promise<DbHandle> {
       close: () => pool.end(),
     };
   }
-  const client = await PGlite.create({
-    dataDir: opts.dataDir === 'memory://' ? undefined : opts.dataDir,
-    extensions: { pg_trgm },
-  });
+  const client = await openEmbedded(opts.dataDir, opts.loadDataDir);
   const db = drizzlePglite(client, { schema, logger: statementRecorder }) as unknown as Database;
   return {
     db,
