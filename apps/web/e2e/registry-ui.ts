@@ -1,6 +1,6 @@
 import type { ApiEnvelope } from '@wfc/contract';
 import type { Locator, Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 
 /** Browser steps shared by the registry end-to-end files. */
 
@@ -61,12 +61,29 @@ export async function selectRow(page: Page, name: string) {
   await page.getByRole('radio', { name: `Select ${name}`, exact: true }).check();
 }
 
-/** Picks `option` in the react-select labelled `label`, searching for it on the server. */
+const exactly = (text: string) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+
+/**
+ * Picks `option` in the react-select labelled `label`, searching for it on the server, and waits
+ * until the field shows it. A search still answering can redraw the options just as the click
+ * arrives, and the click is then lost (seen on a loaded machine: the country stayed empty and its
+ * states never came), so the pick is made again until the field holds the option.
+ */
 export async function pick(page: Page, label: string, option: string) {
   const input = page.getByLabel(label, { exact: true });
-  await input.click();
-  await input.fill(option);
-  await page.getByRole('option', { name: option, exact: true }).click();
+  const chosen = page
+    .locator('.MuiFormControl-root', { has: input })
+    .locator('[class*="singleValue"], [class*="multiValue"]', { hasText: exactly(option) });
+  await vi.waitFor(
+    async () => {
+      if ((await chosen.count()) > 0) return;
+      await input.click();
+      await input.fill(option);
+      await page.getByRole('option', { name: option, exact: true }).click({ timeout: 15_000 });
+      await chosen.first().waitFor({ timeout: 3000 });
+    },
+    { timeout: 60_000, interval: 200 },
+  );
 }
 
 /** The single value a react-select shows, or '' when empty. */
