@@ -15,8 +15,11 @@ export const heading = (page: Page, name: string) =>
 /** Body rows of the list table (the header row excluded). */
 export const bodyRows = (page: Page) => page.getByRole('table').locator('tbody tr');
 
+/** Matches an element's whole text, nothing more. */
+const exactly = (text: string) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+
 export const rangeLabel = (page: Page, text: string) =>
-  page.locator('.MuiTablePagination-displayedRows', { hasText: new RegExp(`^${text}$`) });
+  page.locator('.MuiTablePagination-displayedRows', { hasText: exactly(text) });
 
 /** The text of one column (1-based among the data columns) on the current page. */
 export async function columnTexts(page: Page, column: number): Promise<string[]> {
@@ -61,7 +64,9 @@ export async function selectRow(page: Page, name: string) {
   await page.getByRole('radio', { name: `Select ${name}`, exact: true }).check();
 }
 
-const exactly = (text: string) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+/** The form field around the react-select labelled `label`. */
+const selectField = (page: Page, label: string) =>
+  page.locator('.MuiFormControl-root', { has: page.getByLabel(label, { exact: true }) });
 
 /**
  * Picks `option` in the react-select labelled `label`, searching for it on the server, and waits
@@ -71,9 +76,9 @@ const exactly = (text: string) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\
  */
 export async function pick(page: Page, label: string, option: string) {
   const input = page.getByLabel(label, { exact: true });
-  const chosen = page
-    .locator('.MuiFormControl-root', { has: input })
-    .locator('[class*="singleValue"], [class*="multiValue"]', { hasText: exactly(option) });
+  const chosen = selectField(page, label).locator('[class*="singleValue"], [class*="multiValue"]', {
+    hasText: exactly(option),
+  });
   await vi.waitFor(
     async () => {
       if ((await chosen.count()) > 0) return;
@@ -88,8 +93,7 @@ export async function pick(page: Page, label: string, option: string) {
 
 /** The single value a react-select shows, or '' when empty. */
 export async function selectedText(page: Page, label: string): Promise<string> {
-  const container = page.locator('.MuiFormControl-root', { has: page.getByLabel(label, { exact: true }) });
-  const value = container.locator('[class*="singleValue"]');
+  const value = selectField(page, label).locator('[class*="singleValue"]');
   return (await value.count()) > 0 ? ((await value.textContent()) ?? '') : '';
 }
 

@@ -36,8 +36,8 @@ function coveredScores(
  * One employee's days, months and skills over a range, in one statement that writes the answer's
  * JSON itself, so that the server sends it on as it is. The answer's outer object is joined as
  * text: built as JSON it made PostgreSQL check the 15 KB of a year's days once more (joined as
- * text, the statement ran 1-21 % more times a second under pgbench, 8 % on average). The range's whole months
- * (`monthSplit`) are read from the employee's month rollups: their days already written out
+ * text, the statement ran 1-21 % more times a second under pgbench, 8 % on average). The range's
+ * whole months (`monthSplit`) are read from the employee's month rollups: their days already written out
  * (`performance_month_days`), their averages from their totals (`performance_months`); the days
  * of its part months, at most two, from the employee-and-date index, which carries their daily
  * averages. A year is then 12 month rows and about 30 days instead of 365 days made into JSON one

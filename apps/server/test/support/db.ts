@@ -39,8 +39,8 @@ export async function scratchPgDatabase(base: string, prefix: string, template?:
 /**
  * A fresh, migrated database for one test file: in-memory PGlite by default, or a new database on
  * the PostgreSQL server named by DATABASE_URL (dropped again by `close`). Files never share data.
- * Under the API project's global setup (migrated-database.ts) it is a copy of a database migrated
- * once for the whole run; elsewhere it is migrated here.
+ * Under the API and browser projects' global setup (migrated-database.ts) it is a copy of a
+ * database migrated once for the whole run; elsewhere it is migrated here.
  */
 export async function freshDatabase(): Promise<DbHandle & { url?: string }> {
   const base = process.env.DATABASE_URL;
