@@ -16,6 +16,8 @@ export interface Services {
   throttlePolicy: ThrottlePolicy;
   /** Reads reused until a table they read changes; reads afresh when changes cannot be seen. */
   cache: QueryCache;
+  /** Session lookups reused until a table they read changes, whatever QUERY_CACHE_MB says. */
+  sessions: QueryCache;
   /** Counts for `/api/metrics`: requests, sign-ins, and what it reads from the cache and the pool. */
   metrics: Metrics;
   /** After a write: waits until this instance has seen every change committed so far. */
@@ -53,6 +55,9 @@ function poolUse(db: Database): (() => PoolUse) | undefined {
   });
 }
 
+/** Room for the lookups of about 5,000 sessions (a role with every permission: about 3 KB each). */
+const SESSION_CACHE_BYTES = 16 * 1024 * 1024;
+
 /** Without a change watch nothing is cached: every read goes to the database. */
 export function makeServices(
   db: Database,
@@ -66,6 +71,7 @@ export function makeServices(
     config.QUERY_CACHE_MB * 1024 * 1024,
     options.checkReads,
   );
+  const sessions = new QueryCache(versions, SESSION_CACHE_BYTES);
   return {
     db,
     config,
@@ -80,8 +86,10 @@ export function makeServices(
       windowMs: config.LOGIN_THROTTLE_MINUTES * 60_000,
     },
     cache,
+    sessions,
     metrics: new Metrics({
       cache: () => ({ ...cache.stats, bytes: cache.size }),
+      sessions: () => sessions.stats,
       pool: poolUse(db),
     }),
     settle: async () => {

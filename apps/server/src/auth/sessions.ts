@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/client.ts';
 import { newCode } from '../db/codes.ts';
+import type { QueryCache } from '../db/query-cache.ts';
 import { permissions, rolePermissions, roles, sessions, userMfa, users } from '../db/schema/index.ts';
 
 export const newSessionId = () => randomBytes(16).toString('base64url');
@@ -91,11 +92,22 @@ function sessionLookup(db: Database) {
 }
 const lookups = new WeakMap<Database, ReturnType<typeof sessionLookup>>();
 
+/** Every table the lookup reads: a kept lookup is used only while none of them has changed. */
+export const SESSION_READS = ['sessions', 'users', 'roles', 'role_permissions', 'permissions', 'user_mfa'];
+
+/**
+ * The session of a cookie's id, with its user's permissions, or undefined. `kept` (the services'
+ * session cache) answers a lookup again until one of `SESSION_READS` changes, on any instance:
+ * a sign-out, a revocation, a role's new permissions or a deleted user all write one of them, and
+ * a write request answers only once its own change has been counted. Its times are still checked
+ * against `now` on every request, so expiry does not wait for a change.
+ */
 export async function resolveSession(
   db: Database,
   id: string,
   policy: SessionPolicy,
   now = new Date(),
+  kept?: QueryCache,
 ): Promise<ActiveSession | undefined> {
   const idHash = hashSessionId(id);
   let lookup = lookups.get(db);
@@ -103,7 +115,8 @@ export async function resolveSession(
     lookup = sessionLookup(db);
     lookups.set(db, lookup);
   }
-  const [row] = await lookup.execute({ idHash });
+  const read = async () => (await lookup.execute({ idHash }))[0] ?? null;
+  const row = kept ? await kept.get(['session', idHash], SESSION_READS, read) : await read();
   if (!row) return undefined;
   if (!sessionAlive(row, policy, now)) {
     await db.delete(sessions).where(eq(sessions.idHash, idHash));

@@ -16,6 +16,8 @@ export interface MetricSources {
   pool?: () => PoolUse;
   /** The query cache's counts since it was made (`QueryCache.stats`) and the bytes it holds. */
   cache: () => { hits: number; misses: number; bytes: number };
+  /** The session cache's counts since it was made. */
+  sessions: () => { hits: number; misses: number };
 }
 
 export type SignInOutcome = 'success' | 'failure' | 'throttled';
@@ -68,25 +70,38 @@ export class Metrics {
       registers,
     });
     for (const outcome of SIGN_IN_OUTCOMES) this.signIns.inc({ outcome }, 0);
-    const { cache, pool } = sources;
-    new Counter({
-      name: 'wfc_query_cache_hits_total',
-      help: 'Kept reads (list pages, totals) answered without a query of their own',
-      registers,
-      collect() {
-        this.reset();
-        this.inc(cache().hits);
-      },
-    });
-    new Counter({
-      name: 'wfc_query_cache_misses_total',
-      help: 'Kept reads that went to the database (all of them while the cache is off or blind)',
-      registers,
-      collect() {
-        this.reset();
-        this.inc(cache().misses);
-      },
-    });
+    const { cache, sessions, pool } = sources;
+    // A count kept elsewhere since the app was made, read at each scrape.
+    const total = (name: string, help: string, read: () => number) =>
+      new Counter({
+        name,
+        help,
+        registers,
+        collect() {
+          this.reset();
+          this.inc(read());
+        },
+      });
+    total(
+      'wfc_query_cache_hits_total',
+      'Kept reads (list pages, totals) answered without a query of their own',
+      () => cache().hits,
+    );
+    total(
+      'wfc_query_cache_misses_total',
+      'Kept reads that went to the database (all of them while the cache is off or blind)',
+      () => cache().misses,
+    );
+    total(
+      'wfc_session_cache_hits_total',
+      'Requests whose session was checked from the kept lookup (none of its tables changed since)',
+      () => sessions().hits,
+    );
+    total(
+      'wfc_session_cache_misses_total',
+      'Requests whose session was looked up in the database',
+      () => sessions().misses,
+    );
     new Gauge({
       name: 'wfc_query_cache_bytes',
       help: 'Memory the query cache holds, roughly (QUERY_CACHE_MB is its budget)',

@@ -166,9 +166,9 @@ declare module 'fastify' {
  */
 function accessCheck(route: ApiRoute, services: Services, cookieName: string) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
-    let session: ActiveSession | null = null;
     const sid = req.cookies?.[cookieName];
-    if (sid) session = (await resolveSession(services.db, sid, services.sessionPolicy)) ?? null;
+    const { db, sessionPolicy, sessions } = services;
+    const session = (sid && (await resolveSession(db, sid, sessionPolicy, new Date(), sessions))) || null;
     req.session = session;
     if (!session && route.access.kind !== 'public') {
       if (sid) clearSessionCookie(reply, services.config.COOKIE_SECURE);

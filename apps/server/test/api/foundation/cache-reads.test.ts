@@ -2,7 +2,9 @@ import { PERFORMANCE_SORT_FIELDS } from '@wfc/contract';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/app.ts';
+import { resolveSession } from '../../../src/auth/sessions.ts';
 import { testConfig } from '../../../src/config/config.ts';
+import { QueryCache } from '../../../src/db/query-cache.ts';
 import { declaredReadsCheck } from '../../../src/db/read-audit.ts';
 import { permissions$ } from '../../../src/resources/definitions/access.ts';
 import { SERVER_RESOURCES } from '../../../src/resources/index.ts';
@@ -68,6 +70,14 @@ describe('every kept read declares every table it reads', () => {
         }
       }
     }
+  });
+
+  it('for the session lookup every request makes', async () => {
+    const checked = new QueryCache(undefined, 1024 * 1024, declaredReadsCheck(t.handle.explain));
+    const id = t.admin.slice(t.admin.indexOf('=') + 1);
+    const session = await resolveSession(t.handle.db, id, t.services.sessionPolicy, new Date(), checked);
+    expect(session?.username).toBe('admin');
+    expect(checked.stats.misses).toBe(1);
   });
 
   it('for the performance grid, in every sort', async () => {

@@ -108,6 +108,8 @@ describe('with METRICS_TOKEN', () => {
       'wfc_query_cache_hits_total counter',
       'wfc_query_cache_misses_total counter',
       'wfc_query_cache_bytes gauge',
+      'wfc_session_cache_hits_total counter',
+      'wfc_session_cache_misses_total counter',
       'process_cpu_seconds_total counter',
       'process_resident_memory_bytes gauge',
       'nodejs_heap_size_used_bytes gauge',
@@ -165,7 +167,9 @@ describe('with METRICS_TOKEN', () => {
     expect(count(after, 'throttled') - count(before, 'throttled')).toBe(1);
   });
 
-  it('counts query-cache hits and misses', async () => {
+  it('counts query-cache and session-cache hits and misses', async () => {
+    // Looks the session up again if the tests before changed what it reads (a sign-in does).
+    expect((await t.get('GetSession', admin)).statusCode).toBe(200);
     const before = await scrape();
     const list = { keyword: 'metrics-cache-probe' };
     expect((await t.get('GetGenders', admin, list)).statusCode).toBe(200);
@@ -175,5 +179,7 @@ describe('with METRICS_TOKEN', () => {
     const grew = (name: string) => (sample(after, name) ?? 0) - (sample(before, name) ?? 0);
     expect(grew('wfc_query_cache_misses_total')).toBeGreaterThanOrEqual(1);
     expect(grew('wfc_query_cache_hits_total')).toBeGreaterThanOrEqual(2);
+    expect(grew('wfc_session_cache_hits_total')).toBe(3);
+    expect(grew('wfc_session_cache_misses_total')).toBe(0);
   });
 });

@@ -44,11 +44,14 @@ const sessionRow = async (cookie: string) =>
       .from(sessions)
       .where(eq(sessions.idHash, hashSessionId(sidOf(cookie))))
   )[0];
-const shift = (cookie: string, column: 'created_at' | 'last_seen_at', agoMs: number) =>
-  t.handle.db.execute(
+/** Moves a session's stored time behind the server's back, then waits until the server has seen it. */
+const shift = async (cookie: string, column: 'created_at' | 'last_seen_at', agoMs: number) => {
+  await t.handle.db.execute(
     sql`update sessions set ${sql.raw(column)} = now() - ${`${agoMs} milliseconds`}::interval
         where id_hash = ${hashSessionId(sidOf(cookie))}`,
   );
+  await t.settle();
+};
 
 describe('the session cookie', () => {
   it('is HttpOnly, SameSite=Lax, Path=/ and carries a 128-bit id stored only as a hash', async () => {
@@ -220,8 +223,28 @@ describe('session lifecycle', () => {
       .where(
         sql`${rolePermissions.roleCode} = ${user.roleCode} and ${rolePermissions.permissionCode} = ${viewUsers!.permissionCode}`,
       );
+    // Written behind the server's back: a change through the API is seen before its answer.
+    await t.settle();
     expect((await t.get('GetUsers', user.cookie)).statusCode).toBe(403);
     expect((await t.get('GetRoles', user.cookie)).statusCode).toBe(200);
+  });
+
+  it('is read once while nothing it depends on changes, and read again after any change', async () => {
+    const user = await t.userWith(['VIEW_ROLES', 'VIEW_USERS']);
+    expect((await t.get('GetRoles', user.cookie)).statusCode).toBe(200);
+    const before = { ...t.services.sessions.stats };
+    expect((await t.get('GetRoles', user.cookie)).statusCode).toBe(200);
+    expect((await t.get('GetUsers', user.cookie)).statusCode).toBe(200);
+    expect(t.services.sessions.stats).toEqual({ hits: before.hits + 2, misses: before.misses });
+
+    // Any write to a table the lookup reads drops what was kept, here the role's description.
+    await t.handle.db
+      .update(roles)
+      .set({ roleDescription: 'Changed behind the server' })
+      .where(eq(roles.roleCode, user.roleCode));
+    await t.settle();
+    expect((await t.get('GetRoles', user.cookie)).statusCode).toBe(200);
+    expect(t.services.sessions.stats).toEqual({ hits: before.hits + 2, misses: before.misses + 1 });
   });
 
   it('answers a made-up or malformed cookie with 401 and clears it', async () => {

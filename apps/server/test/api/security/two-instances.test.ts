@@ -23,6 +23,7 @@ describe.skipIf(!onPostgres)(
     let second: DbHandle;
     let a: FastifyInstance;
     let b: FastifyInstance;
+    let aServices: Services;
     let bServices: Services;
 
     beforeAll(async () => {
@@ -31,7 +32,8 @@ describe.skipIf(!onPostgres)(
       // A separate pool for the second instance: nothing in memory is shared between the two.
       second = await openDatabase({ dataDir: 'memory://', databaseUrl: shared.url, poolSize: 3 });
       const config = testConfig({ WEB_DIST: '/nonexistent/' });
-      a = await buildApp(makeServices(shared.db, config, await watchChanges(shared)));
+      aServices = makeServices(shared.db, config, await watchChanges(shared));
+      a = await buildApp(aServices);
       bServices = makeServices(second.db, config, await watchChanges(second));
       b = await buildApp(bServices);
     });
@@ -58,7 +60,10 @@ describe.skipIf(!onPostgres)(
       expect(res.statusCode).toBe(200);
       const cookie = `sid=${res.cookies.find((c) => c.name === 'sid')!.value}`;
       expect((await get(b, 'GetSession', cookie)).json().data.username).toBe('admin');
+      // Both now keep the session's lookup; the sign-out's change reaches the other in milliseconds.
+      expect((await get(a, 'GetRoles', cookie)).statusCode).toBe(200);
       expect((await get(b, 'logout', cookie)).statusCode).toBe(200);
+      await aServices.settle();
       expect((await get(a, 'GetSession', cookie)).statusCode).toBe(401);
       expect((await get(b, 'GetSession', cookie)).statusCode).toBe(401);
     });
