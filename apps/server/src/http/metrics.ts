@@ -71,37 +71,32 @@ export class Metrics {
     });
     for (const outcome of SIGN_IN_OUTCOMES) this.signIns.inc({ outcome }, 0);
     const { cache, sessions, pool } = sources;
-    // A count kept elsewhere since the app was made, read at each scrape.
-    const total = (name: string, help: string, read: () => number) =>
-      new Counter({
-        name,
-        help,
-        registers,
-        collect() {
-          this.reset();
-          this.inc(read());
-        },
-      });
-    total(
-      'wfc_query_cache_hits_total',
-      'Kept reads (list pages, totals) answered without a query of their own',
-      () => cache().hits,
-    );
-    total(
-      'wfc_query_cache_misses_total',
-      'Kept reads that went to the database (all of them while the cache is off or blind)',
-      () => cache().misses,
-    );
-    total(
-      'wfc_session_cache_hits_total',
-      'Requests whose session was checked from the kept lookup (none of its tables changed since)',
-      () => sessions().hits,
-    );
-    total(
-      'wfc_session_cache_misses_total',
-      'Requests whose session was looked up in the database',
-      () => sessions().misses,
-    );
+    // A cache's hits and misses since the app was made, read at each scrape.
+    const hitsAndMisses = (
+      cacheName: string,
+      read: () => { hits: number; misses: number },
+      help: { hits: string; misses: string },
+    ) => {
+      for (const kind of ['hits', 'misses'] as const) {
+        new Counter({
+          name: `wfc_${cacheName}_${kind}_total`,
+          help: help[kind],
+          registers,
+          collect() {
+            this.reset();
+            this.inc(read()[kind]);
+          },
+        });
+      }
+    };
+    hitsAndMisses('query_cache', cache, {
+      hits: 'Kept reads (list pages, totals) answered without a query of their own',
+      misses: 'Kept reads that went to the database (all of them while the cache is off or blind)',
+    });
+    hitsAndMisses('session_cache', sessions, {
+      hits: 'Requests whose session was checked from the kept lookup (none of its tables changed since)',
+      misses: 'Requests whose session was looked up in the database',
+    });
     new Gauge({
       name: 'wfc_query_cache_bytes',
       help: 'Memory the query cache holds, roughly (QUERY_CACHE_MB is its budget)',
