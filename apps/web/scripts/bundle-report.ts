@@ -11,7 +11,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { Manifest } from 'vite';
 
@@ -72,7 +72,7 @@ const ROUTES: RouteSpec[] = [
   },
 ];
 
-class ReportError extends Error {}
+export class ReportError extends Error {}
 
 function readBuild(distDir: string) {
   const manifestPath = path.join(distDir, '.vite', 'manifest.json');
@@ -162,33 +162,54 @@ function table(rows: string[][]): string {
     .join('\n');
 }
 
+/** What a route loads from a build, against its target. */
+export interface RouteSize {
+  route: string;
+  files: string[];
+  raw: number;
+  gzip: number;
+  targetKb: number;
+  ok: boolean;
+}
+
+/** Every route's JavaScript in the build at distDir. Throws a ReportError when it cannot be read. */
+export function routeSizes(distDir: string, cache = new Map<string, Size>()): RouteSize[] {
+  const { manifest, html } = readBuild(distDir);
+  return ROUTES.map((spec) => {
+    const files = [...routeFiles(manifest, html, spec)].sort();
+    const size = measure(distDir, files, cache);
+    return {
+      route: spec.route,
+      files,
+      ...size,
+      targetKb: spec.targetKb,
+      ok: size.gzip <= spec.targetKb * KB,
+    };
+  });
+}
+
 function main(argv: string[]): number {
   const showChunks = argv.includes('--chunks');
   const here = path.dirname(fileURLToPath(import.meta.url));
   const distDir = path.resolve(argv.find((arg) => !arg.startsWith('--')) ?? path.join(here, '..', 'dist'));
-  const { manifest, html } = readBuild(distDir);
   const cache = new Map<string, Size>();
+  const sizes = routeSizes(distDir, cache);
   const kb = (bytes: number) => (bytes / KB).toFixed(1);
 
   const rows = [['route', 'files', 'raw KB', 'gzip KB', 'target KB', 'result']];
   const details: string[] = [];
-  let missed = 0;
-  for (const spec of ROUTES) {
-    const files = routeFiles(manifest, html, spec);
-    const size = measure(distDir, files, cache);
-    const ok = size.gzip <= spec.targetKb * KB;
-    if (!ok) missed += 1;
+  for (const size of sizes) {
     rows.push([
-      spec.route,
-      String(files.size),
+      size.route,
+      String(size.files.length),
       kb(size.raw),
       kb(size.gzip),
-      String(spec.targetKb),
-      ok ? 'ok' : 'MISSED',
+      String(size.targetKb),
+      size.ok ? 'ok' : 'MISSED',
     ]);
     if (showChunks) {
-      details.push('', spec.route);
-      for (const file of [...files].sort()) {
+      details.push('', size.route);
+      for (const file of size.files) {
         const one = measure(distDir, [file], cache);
         details.push(`  ${file}  ${kb(one.raw)} / ${kb(one.gzip)} KB`);
       }
@@ -196,14 +217,18 @@ function main(argv: string[]): number {
   }
   console.log(table(rows));
   if (details.length > 0) console.log(details.join('\n'));
+  const missed = sizes.filter((size) => !size.ok).length;
   if (missed > 0) console.error(`\n${missed} route(s) over their gzip target`);
   return missed > 0 ? 1 : 0;
 }
 
-try {
-  process.exitCode = main(process.argv.slice(2));
-} catch (err) {
-  if (!(err instanceof ReportError)) throw err;
-  console.error(`bundle-report: ${err.message}`);
-  process.exitCode = 2;
+// Run as a script; imported (by the bundle test), only the functions.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  try {
+    process.exitCode = main(process.argv.slice(2));
+  } catch (err) {
+    if (!(err instanceof ReportError)) throw err;
+    console.error(`bundle-report: ${err.message}`);
+    process.exitCode = 2;
+  }
 }
