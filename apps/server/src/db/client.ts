@@ -51,7 +51,8 @@ export async function openDatabase(opts: DbOptions): Promise<DbHandle> {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({
       connectionString: opts.databaseUrl,
-      max: opts.poolSize ?? 20,
+      // PG_POOL_SIZE's default (config.ts), for the commands that do not pass one.
+      max: opts.poolSize ?? 10,
       // Fail fast when the server is gone rather than queue requests forever.
       connectionTimeoutMillis: 5000,
       idleTimeoutMillis: 30000,

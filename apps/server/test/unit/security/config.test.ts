@@ -74,6 +74,12 @@ describe('configuration', () => {
     expect(() => loadConfig({ TRUST_PROXY: '-1' })).toThrow(/TRUST_PROXY/);
   });
 
+  it('opens at most 10 PostgreSQL connections per instance unless PG_POOL_SIZE says otherwise', () => {
+    expect(loadConfig({}).PG_POOL_SIZE).toBe(10);
+    expect(loadConfig({ PG_POOL_SIZE: '24' }).PG_POOL_SIZE).toBe(24);
+    expect(() => loadConfig({ PG_POOL_SIZE: '0' })).toThrow(/PG_POOL_SIZE/);
+  });
+
   it('reads the account-wide sign-in limit, 20 failures by default', () => {
     expect(loadConfig({}).LOGIN_MAX_FAILURES_PER_ACCOUNT).toBe(20);
     expect(loadConfig({ LOGIN_MAX_FAILURES_PER_ACCOUNT: '40' }).LOGIN_MAX_FAILURES_PER_ACCOUNT).toBe(40);
