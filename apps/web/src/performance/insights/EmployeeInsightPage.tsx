@@ -41,6 +41,8 @@ function TrendCharts({ trend }: { trend: PerformanceTrend }) {
         chart={
           <LineChart
             height={300}
+            // Room for the last date's label, centred on the plot's right edge.
+            margin={{ right: 40 }}
             xAxis={[
               {
                 scaleType: 'utc',
