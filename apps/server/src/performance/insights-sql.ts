@@ -11,17 +11,19 @@ export interface TrendText {
 }
 
 /**
- * Each skill's sum and count of scores over a range (`skill_code, points_sum, scored` rows to
- * add up): the range's whole months from a monthly rollup, `months(first, last)`, corrected by the
- * days of its part months, `days(span)`, added or taken away as `monthCover` says.
+ * Each skill's sum and count of scores over a range (`<key>, points_sum, scored` rows to add up,
+ * the skill named by `key`: `skill_code`, or `skill_id`): the range's whole months from a monthly
+ * rollup, `months(first, last)`, corrected by the days of its part months, `days(span)`, added or
+ * taken away as `monthCover` says.
  */
 function coveredScores(
   cover: MonthCover,
   months: (first: string, last: string) => SQL,
   days: (span: DateSpan) => SQL,
+  key: 'skill_code' | 'skill_id' = 'skill_code',
 ): SQL {
   const signed = (span: DateSpan, sign: string) =>
-    sql`select d.skill_code, ${sql.raw(sign)}d.points_sum as points_sum, ${sql.raw(sign)}d.scored as scored
+    sql`select d.${sql.raw(key)}, ${sql.raw(sign)}d.points_sum as points_sum, ${sql.raw(sign)}d.scored as scored
         from (${days(span)}) d`;
   const parts = [
     ...(cover.months ? [months(...cover.months)] : []),
@@ -61,15 +63,20 @@ export async function trendText(db: Executor, employeeCode: string, range: Trend
   const scores = coveredScores(
     monthCover(range.from, range.to),
     (first, last) =>
-      sql`select k.skill_code, m.points_sum, m.scored
-          from performance_skill_months m join skills k on k.id = m.skill_id
+      sql`select m.skill_id, m.points_sum, m.scored
+          from performance_skill_months m
           where m.employee_id = (select e.id from employees e where e.employee_code = ${employeeCode})
             and m.month between ${first}::date and ${last}::date`,
     ([from, to]) =>
-      sql`select ps.skill_code, ps.points as points_sum, 1 as scored
+      sql`select k.id as skill_id, ps.points as points_sum, 1 as scored
           from performances p join performance_scores ps on ps.performance_code = p.performance_code
+          join skills k on k.skill_code = ps.skill_code
           where p.employee_code = ${employeeCode} and p.date between ${from}::date and ${to}::date
             and ps.points is not null`,
+    // Summed by the skill months' own key, a number: the 240 rows of a year then go to the
+    // sums without a join to the skills each (under pgbench the statement ran 5-15 % more times
+    // a second; a whole trend request, 1-3 % more).
+    'skill_id',
   );
   const [row] = await preparedRowsOf<TrendText>(
     db,
@@ -116,10 +123,10 @@ export async function trendText(db: Executor, employeeCode: string, range: Trend
             'average', ${meanOf(sql`s.points_sum`, sql`s.scored`)}, 'scored', coalesce(s.scored, 0))
           order by lower(k.title), k.id)
         from skills k left join (
-          select x.skill_code, sum(x.points_sum)::numeric as points_sum, sum(x.scored)::int as scored
+          select x.skill_id, sum(x.points_sum)::numeric as points_sum, sum(x.scored)::int as scored
           from (${scores}) x
-          group by x.skill_code
-        ) s on s.skill_code = k.skill_code)::text, '[]')
+          group by x.skill_id
+        ) s on s.skill_id = k.id)::text, '[]')
       || '}' as data`,
   );
   if (!row) throw new Error('The trend query returned no row');
