@@ -56,6 +56,14 @@ const optionalString = z
   .transform((v) => v || undefined);
 const optionalUrl = optionalString.pipe(z.url().optional());
 
+/**
+ * PostgreSQL connections per instance, unless PG_POOL_SIZE says otherwise. More than the
+ * database's cores can run at once only queue inside PostgreSQL: on two cores, 20 made a
+ * year-long trend's p99 57-73 ms where 10 gave 36-41 ms, at more answers a second
+ * (docs/performance.md); a larger database server takes a larger pool.
+ */
+export const DEFAULT_PG_POOL_SIZE = 10;
+
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('127.0.0.1'),
@@ -65,12 +73,7 @@ const envSchema = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   DATA_DIR: z.string().default('./data'),
-  /**
-   * Connections per instance. More than the database's cores can run at once only queue inside
-   * PostgreSQL: on two cores, 20 made a year-long trend's p99 57-73 ms where 10 gave 36-41 ms, at
-   * more answers a second (docs/performance.md); raise it for a larger database server.
-   */
-  PG_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  PG_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(DEFAULT_PG_POOL_SIZE),
   /** Memory for list pages and totals kept until their tables change; 0 reads everything afresh. */
   QUERY_CACHE_MB: z.coerce.number().min(0).max(4096).default(64),
   /** Empty counts as unset; a chosen one must meet the password rule like any other. */

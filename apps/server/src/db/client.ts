@@ -4,6 +4,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
+import { DEFAULT_PG_POOL_SIZE } from '../config/config.ts';
 import type { ChannelHandlers } from './changes.ts';
 import { type Explain, statementRecorder } from './read-audit.ts';
 import * as schema from './schema/index.ts';
@@ -51,8 +52,7 @@ export async function openDatabase(opts: DbOptions): Promise<DbHandle> {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({
       connectionString: opts.databaseUrl,
-      // PG_POOL_SIZE's default (config.ts), for the commands that do not pass one.
-      max: opts.poolSize ?? 10,
+      max: opts.poolSize ?? DEFAULT_PG_POOL_SIZE,
       // Fail fast when the server is gone rather than queue requests forever.
       connectionTimeoutMillis: 5000,
       idleTimeoutMillis: 30000,

@@ -11,19 +11,18 @@ export interface TrendText {
 }
 
 /**
- * Each skill's sum and count of scores over a range (`<key>, points_sum, scored` rows to add up,
- * the skill named by `key`: `skill_code`, or `skill_id`): the range's whole months from a monthly
- * rollup, `months(first, last)`, corrected by the days of its part months, `days(span)`, added or
- * taken away as `monthCover` says.
+ * Each skill's sum and count of scores over a range (`skill, points_sum, scored` rows to add up,
+ * `skill` being whichever key of the skill the rollups hold): the range's whole months from a
+ * monthly rollup, `months(first, last)`, corrected by the days of its part months, `days(span)`,
+ * added or taken away as `monthCover` says.
  */
 function coveredScores(
   cover: MonthCover,
   months: (first: string, last: string) => SQL,
   days: (span: DateSpan) => SQL,
-  key: 'skill_code' | 'skill_id' = 'skill_code',
 ): SQL {
   const signed = (span: DateSpan, sign: string) =>
-    sql`select d.${sql.raw(key)}, ${sql.raw(sign)}d.points_sum as points_sum, ${sql.raw(sign)}d.scored as scored
+    sql`select d.skill, ${sql.raw(sign)}d.points_sum as points_sum, ${sql.raw(sign)}d.scored as scored
         from (${days(span)}) d`;
   const parts = [
     ...(cover.months ? [months(...cover.months)] : []),
@@ -60,23 +59,21 @@ export async function trendText(db: Executor, employeeCode: string, range: Trend
   const inWhole = split.months
     ? sql`m.month between ${split.months[0]}::date and ${split.months[1]}::date`
     : sql`false`;
+  // Skills by the skill months' own numeric key: a year's 240 rows are summed without a join to
+  // the skills each (under pgbench the statement ran 5-15 % more times a second; a request, 1-3 %).
   const scores = coveredScores(
     monthCover(range.from, range.to),
     (first, last) =>
-      sql`select m.skill_id, m.points_sum, m.scored
+      sql`select m.skill_id as skill, m.points_sum, m.scored
           from performance_skill_months m
           where m.employee_id = (select e.id from employees e where e.employee_code = ${employeeCode})
             and m.month between ${first}::date and ${last}::date`,
     ([from, to]) =>
-      sql`select k.id as skill_id, ps.points as points_sum, 1 as scored
+      sql`select k.id as skill, ps.points as points_sum, 1 as scored
           from performances p join performance_scores ps on ps.performance_code = p.performance_code
           join skills k on k.skill_code = ps.skill_code
           where p.employee_code = ${employeeCode} and p.date between ${from}::date and ${to}::date
             and ps.points is not null`,
-    // Summed by the skill months' own key, a number: the 240 rows of a year then go to the
-    // sums without a join to the skills each (under pgbench the statement ran 5-15 % more times
-    // a second; a whole trend request, 1-3 % more).
-    'skill_id',
   );
   const [row] = await preparedRowsOf<TrendText>(
     db,
@@ -123,10 +120,10 @@ export async function trendText(db: Executor, employeeCode: string, range: Trend
             'average', ${meanOf(sql`s.points_sum`, sql`s.scored`)}, 'scored', coalesce(s.scored, 0))
           order by lower(k.title), k.id)
         from skills k left join (
-          select x.skill_id, sum(x.points_sum)::numeric as points_sum, sum(x.scored)::int as scored
+          select x.skill, sum(x.points_sum)::numeric as points_sum, sum(x.scored)::int as scored
           from (${scores}) x
-          group by x.skill_id
-        ) s on s.skill_id = k.id)::text, '[]')
+          group by x.skill
+        ) s on s.skill = k.id)::text, '[]')
       || '}' as data`,
   );
   if (!row) throw new Error('The trend query returned no row');
@@ -185,9 +182,9 @@ export async function overviewDocument(db: Executor, date: string, departmentCod
     coveredScores(
       monthCover(from, date),
       (first, last) =>
-        sql`select m.skill_code, m.points_sum, m.scored from ${skillMonths} m.month between ${first}::date and ${last}::date`,
+        sql`select m.skill_code as skill, m.points_sum, m.scored from ${skillMonths} m.month between ${first}::date and ${last}::date`,
       ([a, b]) =>
-        sql`select k.skill_code, k.points_sum, k.scored from ${skillDays} k.date between ${a}::date and ${b}::date`,
+        sql`select k.skill_code as skill, k.points_sum, k.scored from ${skillDays} k.date between ${a}::date and ${b}::date`,
     );
   const [row] = await preparedRowsOf<{ doc: OverviewDocument }>(
     db,
@@ -206,7 +203,7 @@ export async function overviewDocument(db: Executor, date: string, departmentCod
       group by 1
     ),
     scores as (
-      select x.skill_code,
+      select x.skill,
         sum(x.points_sum) filter (where x.part = 'month')::numeric as month_sum,
         sum(x.scored) filter (where x.part = 'month') as month_scored,
         sum(x.points_sum) filter (where x.part = 'year')::numeric as year_sum,
@@ -216,7 +213,7 @@ export async function overviewDocument(db: Executor, date: string, departmentCod
         union all
         select 'year' as part, y.* from (${upTo(yearStart(date))}) y
       ) x
-      group by x.skill_code
+      group by x.skill
     )
     select json_build_object(
       'skills', coalesce((
@@ -224,7 +221,7 @@ export async function overviewDocument(db: Executor, date: string, departmentCod
             'monthly', ${meanOf(sql`s.month_sum`, sql`s.month_scored`)},
             'yearly', ${meanOf(sql`s.year_sum`, sql`s.year_scored`)})
           order by lower(k.title), k.id)
-        from skills k left join scores s on s.skill_code = k.skill_code), '[]'),
+        from skills k left join scores s on s.skill = k.skill_code), '[]'),
       'departments', coalesce((
         select json_agg(json_build_object('departmentCode', d.department_code, 'name', d.name,
             'employees', coalesce(n.employees, 0), 'daily', x.daily, 'monthly', x.monthly, 'yearly', x.yearly)
