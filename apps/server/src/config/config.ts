@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { passwordRule } from '@wfc/contract';
 import { z } from 'zod';
 import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from './common-passwords.ts';
+import { firstPublicAddress } from './trusted-proxies.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', ''])
@@ -19,16 +20,17 @@ function proxyEntryError(entry: string): string | undefined {
   if (family === 0 || rest.length > 0 || (prefix !== undefined && !/^\d{1,3}$/.test(prefix))) {
     return `"${entry}" is not an IP address or CIDR range ${PROXY_EXAMPLE}`;
   }
-  if (prefix === undefined) return undefined;
-  if (Number(prefix) > (family === 4 ? 32 : 128)) return `"${entry}" has too long a prefix`;
-  // A range holding every address would trust any client to say where it is.
-  if (Number(prefix) === 0) return `"${entry}" would trust every client; name the proxies ${PROXY_EXAMPLE}`;
+  if (prefix !== undefined && Number(prefix) > (family === 4 ? 32 : 128)) {
+    return `"${entry}" has too long a prefix`;
+  }
   return undefined;
 }
 
 /**
- * A bare number counts hops (1 included); anything else must be addresses or ranges. "true" is
- * refused: it has meant "every hop" and "private proxies", and both let some client pick its address.
+ * A bare number counts hops (1 included); anything else must be addresses or ranges, which
+ * together may hold loopback and private addresses only: a proxy at a public address is believed
+ * about whoever it names, so anyone there could name any address. "true" is refused: it has meant
+ * "every hop" and "private proxies", and both let some client pick its address.
  */
 export function parseTrustProxy(raw: string | undefined): { trust: TrustProxy } | { error: string } {
   const s = (raw ?? '').trim().toLowerCase();
@@ -46,6 +48,12 @@ export function parseTrustProxy(raw: string | undefined): { trust: TrustProxy } 
   for (const entry of entries) {
     const error = proxyEntryError(entry);
     if (error) return { error };
+  }
+  const exposed = firstPublicAddress(entries);
+  if (exposed !== undefined) {
+    return {
+      error: `would believe clients at public addresses (${exposed} among them) about their own address; name only loopback or private proxies ${PROXY_EXAMPLE}, or the number of proxy hops`,
+    };
   }
   return { trust: entries.join(', ') };
 }

@@ -244,17 +244,43 @@ describe('sign-in throttling per account across addresses', () => {
 });
 
 describe('behind a reverse proxy (TRUST_PROXY)', () => {
-  const viaClient = (app: FastifyInstance, forwardedFor: string, username: string, password: string) =>
+  const viaClient = (
+    app: FastifyInstance,
+    forwardedFor: string,
+    username: string,
+    password: string,
+    remoteAddress = '10.1.2.3',
+  ) =>
     app.inject({
       method: 'POST',
       url: '/api/login',
       payload: formEncode({ username, password }),
       headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': forwardedFor },
-      remoteAddress: '10.1.2.3',
+      remoteAddress,
     });
 
   it('refuses TRUST_PROXY=true, which let any private-network client choose its address', () => {
     expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/ambiguous/);
+  });
+
+  it('refuses ranges that together trust public addresses, which let any client choose its address', () => {
+    for (const value of ['0.0.0.0/1,128.0.0.0/1', '::ffff:0.0.0.0/96', '::/1,8000::/1']) {
+      expect(() => loadConfig({ TRUST_PROXY: value }), value).toThrow(/TRUST_PROXY: would believe clients/);
+    }
+  });
+
+  it('a client at a public address cannot choose its address past a trusted private range', async () => {
+    const app = await appWith({
+      TRUST_PROXY: loadConfig({ TRUST_PROXY: '10.0.0.0/8' }).TRUST_PROXY,
+      LOGIN_MAX_FAILURES_PER_IP: 3,
+    });
+    const client = '198.51.100.7';
+    for (let i = 0; i < 3; i++) {
+      const forged = `203.0.113.${i + 1}`;
+      expect((await viaClient(app, forged, `outsider${i}`, 'x-password-1', client)).statusCode).toBe(401);
+    }
+    expectRefused(await viaClient(app, '203.0.113.99', 'outsider9', 'x-password-1', client), 60);
+    expect(await failedAuditIps('outsider%')).toEqual([client, client, client]);
   });
 
   it('a client on a private network that is not a named proxy cannot choose its address', async () => {

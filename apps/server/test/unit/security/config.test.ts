@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/config.ts';
+import { runEntryPoint } from '../../support/cli.ts';
 
 describe('configuration', () => {
   it('treats an empty ADMIN_PASSWORD as unset, so a password is generated instead of an empty one', () => {
@@ -69,9 +70,54 @@ describe('configuration', () => {
     for (const value of ['proxy.example', '10.0.0.0/33', 'fd00::/129', '10.0.0.1/', '10.0.0.1,,', 'yes']) {
       expect(() => loadConfig({ TRUST_PROXY: value }), value).toThrow(/TRUST_PROXY/);
     }
-    expect(() => loadConfig({ TRUST_PROXY: '0.0.0.0/0' })).toThrow(/every client/);
-    expect(() => loadConfig({ TRUST_PROXY: '::/0' })).toThrow(/every client/);
     expect(() => loadConfig({ TRUST_PROXY: '-1' })).toThrow(/TRUST_PROXY/);
+  });
+
+  it('refuses proxy ranges that, together, hold any public address', () => {
+    for (const [value, example] of [
+      ['0.0.0.0/0', '0.0.0.0'],
+      ['::/0', '::'],
+      ['0.0.0.0/1,128.0.0.0/1', '0.0.0.0'],
+      ['::ffff:0.0.0.0/96', '0.0.0.0'],
+      ['8.8.8.0/24', '8.8.8.0'],
+      ['2000::/3', '2000::'],
+      ['127.0.0.1, 10.0.0.0/8, 203.0.113.7', '203.0.113.7'],
+    ] as const) {
+      expect(() => loadConfig({ TRUST_PROXY: value }), value).toThrow(
+        `TRUST_PROXY: would believe clients at public addresses (${example} among them) about their own address; name only loopback or private proxies (e.g. 127.0.0.1 or 10.0.0.0/8), or the number of proxy hops`,
+      );
+    }
+  });
+
+  it('allows loopback, private, link-local, unique-local and CGNAT proxies, and hop counts', () => {
+    for (const value of [
+      '127.0.0.1',
+      '10.0.0.0/8',
+      '172.16.0.0/12',
+      '192.168.0.0/16',
+      '::1',
+      'fc00::/7',
+      'fe80::/10',
+      '100.64.0.0/10',
+      '1',
+      '2',
+    ]) {
+      expect(loadConfig({ TRUST_PROXY: value }).TRUST_PROXY, value).not.toBe(false);
+    }
+  });
+
+  it('does not start the server with such a range: the plain configuration error, exit code 1', {
+    timeout: 60_000,
+  }, async () => {
+    const run = await runEntryPoint('main.ts', {
+      env: { TRUST_PROXY: '0.0.0.0/1,128.0.0.0/1', DATA_DIR: '/nonexistent/wfc-never-opened' },
+    });
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.split('\n').slice(0, 2)).toEqual([
+      'Invalid configuration:',
+      '  TRUST_PROXY: would believe clients at public addresses (0.0.0.0 among them) about their own address; name only loopback or private proxies (e.g. 127.0.0.1 or 10.0.0.0/8), or the number of proxy hops',
+    ]);
   });
 
   it('opens at most 10 PostgreSQL connections per instance unless PG_POOL_SIZE says otherwise', () => {
