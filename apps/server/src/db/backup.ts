@@ -35,9 +35,54 @@ export function formatOf(head: Uint8Array): BackupFormat | null {
 
 const targetFormat = (target: BackupTarget): BackupFormat => (target.databaseUrl ? 'postgres' : 'embedded');
 
-function run(command: string, args: readonly string[]): Promise<void> {
+const decoded = (text: string) => {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+};
+
+const isPasswordField = (field: string) =>
+  field.includes('=') && decoded(field.split('=')[0] ?? '') === 'password';
+
+/**
+ * Pure: how pg_dump and pg_restore are told which database to use. Their command line is readable
+ * by every local user (ps, /proc/PID/cmdline), while their environment is readable only by their
+ * own user and root: the URL goes on the command line without its password (given in the URL's
+ * user part or as its `password` parameter), and the password goes in PGPASSWORD. The rest of the
+ * URL is passed on as written, so libpq reads host, port, user, database, sslmode and every other
+ * parameter exactly as before.
+ */
+export function pgToolConnection(databaseUrl: string): { args: string[]; env: Record<string, string> } {
+  const parts = /^([a-z][\w+.-]*:\/\/)([^/?#]*)([^?#]*)(?:\?([^#]*))?(.*)$/is.exec(databaseUrl);
+  // Not of the form scheme://authority...: no user part, so nothing to take out.
+  if (!parts) return { args: [`--dbname=${databaseUrl}`], env: {} };
+  const [, scheme = '', authority = '', path = '', query, fragment = ''] = parts;
+  const at = authority.lastIndexOf('@');
+  const userInfo = at < 0 ? '' : authority.slice(0, at);
+  const colon = userInfo.indexOf(':');
+  const user = colon < 0 ? userInfo : userInfo.slice(0, colon);
+  const fields = (query ?? '').split('&').filter(Boolean);
+  const passwordField = fields.findLast(isPasswordField);
+  // As libpq reads it: a password parameter wins over the user part's.
+  const password =
+    passwordField !== undefined
+      ? decoded(passwordField.slice(passwordField.indexOf('=') + 1))
+      : colon < 0
+        ? undefined
+        : decoded(userInfo.slice(colon + 1));
+  const kept = fields.filter((f) => !isPasswordField(f));
+  const url = `${scheme}${user ? `${user}@` : ''}${authority.slice(at + 1)}${path}${kept.length ? `?${kept.join('&')}` : ''}${fragment}`;
+  return { args: [`--dbname=${url}`], env: password ? { PGPASSWORD: password } : {} };
+}
+
+function run(command: string, args: readonly string[], env: Record<string, string> = {}): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'inherit', 'pipe'] });
+    const child = spawn(command, args, {
+      stdio: ['ignore', 'inherit', 'pipe'],
+      env: { ...process.env, ...env },
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
@@ -67,13 +112,12 @@ async function isEmptyDir(dir: string): Promise<boolean> {
 /** Writes a backup of the database to `file`; answers its size in bytes. */
 export async function backupDatabase(target: BackupTarget, file: string): Promise<number> {
   if (target.databaseUrl) {
-    await run('pg_dump', [
-      '--format=custom',
-      '--no-owner',
-      '--no-privileges',
-      `--file=${file}`,
-      target.databaseUrl,
-    ]);
+    const connection = pgToolConnection(target.databaseUrl);
+    await run(
+      'pg_dump',
+      ['--format=custom', '--no-owner', '--no-privileges', `--file=${file}`, ...connection.args],
+      connection.env,
+    );
   } else {
     if (await isEmptyDir(target.dataDir)) {
       throw new BackupError(`There is no embedded database in ${target.dataDir} to back up`);
@@ -152,13 +196,12 @@ export async function restoreDatabase(target: BackupTarget, file: string, force:
       );
     }
     if (objects > 0) await clearPostgres(target.databaseUrl);
-    await run('pg_restore', [
-      '--no-owner',
-      '--no-privileges',
-      '--exit-on-error',
-      `--dbname=${target.databaseUrl}`,
-      file,
-    ]);
+    const connection = pgToolConnection(target.databaseUrl);
+    await run(
+      'pg_restore',
+      ['--no-owner', '--no-privileges', '--exit-on-error', ...connection.args, file],
+      connection.env,
+    );
     return;
   }
   if (!(await isEmptyDir(target.dataDir))) {

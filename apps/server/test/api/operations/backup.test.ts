@@ -1,7 +1,8 @@
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BackupTarget, summariseTables, type TableSummary } from '../../../src/db/backup.ts';
 import { runEntryPoint, type ScratchDatabase, scratchDatabase } from '../../support/cli.ts';
@@ -107,4 +108,67 @@ describe('restore refuses what it cannot use', () => {
     expect(usage.code).toBe(1);
     expect(usage.stderr.trim()).toBe('Usage: npm run db:restore -- FILE [--force]');
   });
+});
+
+/** The command lines of this process's descendants now running, by pid (gone ones are skipped). */
+async function descendantCommandLines(): Promise<Map<number, string[]>> {
+  const parents = new Map<number, number>();
+  const lines = new Map<number, string[]>();
+  for (const name of await readdir('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      // The parent is the 4th field of stat, after the command name in brackets.
+      const stat = await readFile(`/proc/${name}/stat`, 'utf8');
+      parents.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      lines.set(Number(name), (await readFile(`/proc/${name}/cmdline`, 'utf8')).split('\0').filter(Boolean));
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  const descends = (pid: number): boolean => {
+    for (let p = parents.get(pid), hops = 0; p !== undefined && hops < 10; p = parents.get(p), hops++) {
+      if (p === process.pid) return true;
+    }
+    return false;
+  };
+  return new Map([...lines].filter(([pid]) => descends(pid)));
+}
+
+describe('the database password stays off command lines', () => {
+  it.skipIf(embedded)(
+    'pg_dump runs without it in its argv (PostgreSQL only: the embedded database has no password)',
+    { timeout: 120_000 },
+    async () => {
+      const PASSWORD = 'Planted-Db-Password-5c1e';
+      const withPassword = new URL(db.env.DATABASE_URL ?? '');
+      withPassword.password = PASSWORD;
+      // The local server trusts every connection, so any password is accepted; a lock held on a
+      // table keeps pg_dump waiting, alive and visible, until its command line has been read.
+      const holder = new pg.Client({ connectionString: db.env.DATABASE_URL });
+      await holder.connect();
+      const seen: string[][] = [];
+      try {
+        await holder.query('begin');
+        await holder.query('lock table users in access exclusive mode');
+        const run = runEntryPoint('cli/backup.ts', {
+          env: { DATABASE_URL: withPassword.toString() },
+          args: [`${file}.locked`],
+        });
+        const deadline = Date.now() + 60_000;
+        while (!seen.some((argv) => argv.some((a) => a.endsWith('pg_dump'))) && Date.now() < deadline) {
+          for (const argv of (await descendantCommandLines()).values()) seen.push(argv);
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        await holder.query('commit');
+        const done = await run;
+        expect(done.code, done.stderr).toBe(0);
+      } finally {
+        await holder.end();
+        await rm(`${file}.locked`, { force: true });
+      }
+      const dumps = seen.filter((argv) => argv.some((a) => a.endsWith('pg_dump')));
+      expect(dumps.length, JSON.stringify(seen)).toBeGreaterThan(0);
+      for (const argv of seen) expect(argv.join(' ')).not.toContain(PASSWORD);
+    },
+  );
 });
