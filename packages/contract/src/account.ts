@@ -95,3 +95,48 @@ z.globalRegistry.add(recoveryCodesSchema, { id: 'RecoveryCodes' });
 z.globalRegistry.add(mfaRequiredSchema, { id: 'MfaRequired' });
 z.globalRegistry.add(loginAnswerSchema, { id: 'LoginAnswer' });
 z.globalRegistry.add(signInOptionsSchema, { id: 'SignInOptions' });
+
+/**
+ * Whether a first single sign-on may link a provider account to a console user by its name:
+ * `role` decides by the user's role at that moment (not for a role that manages access).
+ */
+export const SSO_LINKING = ['role', 'allowed', 'refused'] as const;
+export type SsoLinking = (typeof SSO_LINKING)[number];
+
+/** A provider account linked to a console user, as a user manager sees it. */
+export const ssoIdentityRecordSchema = z.strictObject({
+  issuer: text,
+  subject: text,
+  /** The provider's name for the account when it was last used. */
+  providerUsername: z.string().nullable(),
+  linkedAt: timestamp,
+  lastUsedAt: timestamp.nullable(),
+});
+
+/** A user's single sign-on: the linking rule, what it means for them now, and their linked accounts. */
+export const userSsoSchema = z.strictObject({
+  linking: z.enum(SSO_LINKING),
+  /** Whether their next first single sign-on may link an account by name, as the rule stands today. */
+  linkingAllowedNow: z.boolean(),
+  identities: z.array(ssoIdentityRecordSchema),
+});
+
+const subjectField = z
+  .string({ error: 'Subject is required' })
+  .trim()
+  .min(1, 'Subject is required')
+  .max(255, 'Subject is at most 255 characters');
+
+export const linkSsoIdentitySchema = z.object({ userCode: codeRef('User code'), subject: subjectField });
+export const unlinkSsoIdentitySchema = z.object({
+  userCode: codeRef('User code'),
+  issuer: z.string({ error: 'Issuer is required' }).min(1, 'Issuer is required').max(2000),
+  subject: subjectField,
+});
+export const setSsoLinkingSchema = z.object({
+  userCode: codeRef('User code'),
+  linking: z.enum(SSO_LINKING, { error: 'Choose role, allowed or refused' }),
+});
+
+export type SsoIdentityRecord = z.output<typeof ssoIdentityRecordSchema>;
+export type UserSso = z.output<typeof userSsoSchema>;

@@ -13,8 +13,12 @@ import { oidcLogins, roles, users } from '../db/schema/index.ts';
 import { ApiError } from '../http/envelope.ts';
 import { defineRoute, publicAccess } from '../http/routes.ts';
 import type { Services } from '../services.ts';
+import { recordAccountEvent } from './events.ts';
+import { mfaEnabled, openChallenge } from './mfa.ts';
 import { safeReturnPath } from './return-path.ts';
 import { startSession } from './sign-in.ts';
+import { identityUsed, linkedUser, linkIdentity, userByName } from './sso-links.ts';
+import { providerCheckedSecondFactor, providerUsername } from './sso-rules.ts';
 
 /*
  * Single sign-on through an OpenID Connect provider: the authorization code flow with PKCE, state
@@ -31,7 +35,7 @@ export const SSO_CALLBACK_PATH = '/api/oidc/callback';
 const loginCookieName = (secure: boolean) => (secure ? '__Host-wfc-oidc' : 'wfc-oidc');
 
 /** Why a single sign-on ended on the sign-in page; the page words each (`?sso=...`). */
-export type SsoFailure = 'unknown-user' | 'expired' | 'failed';
+export type SsoFailure = 'unknown-user' | 'not-linked' | 'expired' | 'failed';
 
 type Configured = Config & { OIDC_ISSUER: string; OIDC_CLIENT_ID: string; OIDC_CLIENT_SECRET: string };
 const configured = (config: Config): config is Configured =>
@@ -40,6 +44,12 @@ const configured = (config: Config): config is Configured =>
 /** Plain HTTP only to a provider on this machine (a development or test provider), never elsewhere. */
 const loopback = (url: URL) =>
   url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+
+/** The configured provider's issuer as its metadata names it (and its ID tokens' `iss`). */
+export async function providerIssuer(config: Config): Promise<string> {
+  if (!configured(config)) throw new ApiError(503, 'Single sign-on is not configured');
+  return (await providerOf(config)).serverMetadata().issuer;
+}
 
 const discovered = new WeakMap<Config, Promise<oidc.Configuration>>();
 
@@ -76,39 +86,97 @@ function redirectTo(reply: FastifyReply, location: string): undefined {
 
 const toLoginPage = (reply: FastifyReply, failure: SsoFailure) => redirectTo(reply, `/login?sso=${failure}`);
 
-/** The user the provider's claim names; with OIDC_DEFAULT_ROLE an unknown one is created. */
-async function userFor(services: Services, claims: Record<string, unknown>, username: string) {
+/** What became of the provider account at this console. */
+type Match = { user: { userCode: string; username: string } } | { failure: SsoFailure; reason: string };
+
+/**
+ * The console user a verified provider account reaches: the one it is linked to, found by
+ * (issuer, subject) alone; else, on its first sign-in, the user of the same name where that user
+ * may be linked by name (the link is made then); else, with OIDC_DEFAULT_ROLE, a new user. Never an
+ * existing user by any other way.
+ */
+async function matchUser(services: Services, claims: Record<string, unknown>, name: string): Promise<Match> {
+  const { db } = services;
+  const issuer = String(claims.iss);
+  const subject = String(claims.sub);
+  const linked = await linkedUser(db, issuer, subject);
+  if (linked) {
+    await identityUsed(db, issuer, subject, name);
+    return { user: linked };
+  }
+  const folded = providerUsername(name);
+  if (!folded)
+    return {
+      failure: 'unknown-user',
+      reason: `${services.config.OIDC_USERNAME_CLAIM} is not a console username`,
+    };
+  const named = await userByName(db, folded);
+  if (!named) return createUser(services, claims, name.normalize('NFKC'));
+  if (!named.linkAllowed) {
+    return { failure: 'not-linked', reason: 'the user of that name may not be linked by name' };
+  }
+  const user = { userCode: named.userCode, username: named.username };
+  const done = await db.transaction(async (tx) => {
+    if (!(await linkIdentity(tx, { issuer, subject, userCode: user.userCode, providerUsername: name })))
+      return false;
+    await identityUsed(tx, issuer, subject, name);
+    await recordAccountEvent(tx, 'SSO_LINKED', user, user, { issuer, subject, by: 'name' });
+    return true;
+  });
+  return done
+    ? { user }
+    : {
+        failure: 'not-linked',
+        reason: 'the user of that name is linked to another account of this provider',
+      };
+}
+
+/** With OIDC_DEFAULT_ROLE, an unknown provider account becomes a new user, linked to it. */
+async function createUser(
+  services: Services,
+  claims: Record<string, unknown>,
+  username: string,
+): Promise<Match> {
   const { db, config } = services;
-  const [found] = await db
-    .select({ userCode: users.userCode, username: users.username })
-    .from(users)
-    .where(sql`lower(${users.username}) = lower(${username})`);
-  if (found || !config.OIDC_DEFAULT_ROLE) return found;
+  const unknown = {
+    failure: 'unknown-user',
+    reason: `no user matches ${config.OIDC_USERNAME_CLAIM}`,
+  } as const;
+  if (!config.OIDC_DEFAULT_ROLE) return unknown;
   const email = typeof claims.email === 'string' ? claims.email : undefined;
-  if (!email || !/^[A-Za-z0-9._-]{3,50}$/.test(username)) return undefined;
+  if (!email) return unknown;
   const [role] = await db
     .select({ roleCode: roles.roleCode })
     .from(roles)
     .where(sql`lower(${roles.roleName}) = lower(${config.OIDC_DEFAULT_ROLE})`);
-  if (!role) return undefined;
+  if (!role) return unknown;
   const created = { userCode: newCode('USER-'), username };
-  await db.transaction(async (tx) => {
-    await tx.insert(users).values({
-      ...created,
-      email,
-      // Nobody knows this password: the account signs in through the provider until one is set.
-      passwordHash: await hashPassword(randomBytes(32).toString('base64url')),
-      roleCode: role.roleCode,
+  const issuer = String(claims.iss);
+  const subject = String(claims.sub);
+  // Nobody knows this password: the account signs in through the provider until one is set.
+  const passwordHash = await hashPassword(randomBytes(32).toString('base64url'));
+  try {
+    await db.transaction(async (tx) => {
+      await tx.insert(users).values({ ...created, email, passwordHash, roleCode: role.roleCode });
+      await recordAudit(tx, {
+        action: 'CREATE',
+        collection: 'users',
+        recordCode: created.userCode,
+        after: { ...created, email, roleCode: role.roleCode, via: 'single sign-on' },
+        actor: created,
+      });
+      if (
+        !(await linkIdentity(tx, { issuer, subject, userCode: created.userCode, providerUsername: username }))
+      ) {
+        throw new Error('the provider account was linked meanwhile');
+      }
+      await identityUsed(tx, issuer, subject, username);
     });
-    await recordAudit(tx, {
-      action: 'CREATE',
-      collection: 'users',
-      recordCode: created.userCode,
-      after: { ...created, email, roleCode: role.roleCode, via: 'single sign-on' },
-      actor: created,
-    });
-  });
-  return created;
+  } catch (err) {
+    // A user of that name or email made meanwhile (a unique key) is never taken over: no sign-in.
+    return { failure: 'unknown-user', reason: `no new user could be made: ${refusal(err)}` };
+  }
+  return { user: created };
 }
 
 /** The library's reason, with the check that failed (its cause names the claim or parameter). */
@@ -251,12 +319,24 @@ export const oidcRoutes = [
         await ssoFailed(services, req, refusal(err));
         return toLoginPage(reply, 'failed');
       }
-      const claim = claims?.[config.OIDC_USERNAME_CLAIM];
-      const username = typeof claim === 'string' ? claim.trim() : '';
-      const user = username ? await userFor(services, claims, username) : undefined;
-      if (!user) {
-        await ssoFailed(services, req, `no user matches ${config.OIDC_USERNAME_CLAIM}`, username);
-        return toLoginPage(reply, 'unknown-user');
+      const claim = claims[config.OIDC_USERNAME_CLAIM];
+      const name = typeof claim === 'string' ? claim : '';
+      const match = await matchUser(services, claims, name);
+      if ('failure' in match) {
+        await ssoFailed(services, req, match.reason, name);
+        return toLoginPage(reply, match.failure);
+      }
+      const { user } = match;
+      if (
+        (await mfaEnabled(db, user.userCode)) &&
+        !providerCheckedSecondFactor(claims, { amr: config.OIDC_MFA_AMR, acr: config.OIDC_MFA_ACR })
+      ) {
+        // The provider did not say it checked a second factor: the console's own, as after a password.
+        await openChallenge(services, reply, user.userCode);
+        return redirectTo(
+          reply,
+          `/login?${new URLSearchParams({ sso: 'mfa-required', next: pending.returnTo })}`,
+        );
       }
       await startSession(services, req, reply, user, 'single sign-on');
       // The web app learns of the new session on its sign-in page, which then opens the page asked for.

@@ -13,6 +13,7 @@ import { mfaEnabled, mfaRoutes, openChallenge } from './mfa.ts';
 import { myAccountRoutes } from './my-account.ts';
 import { oidcRoutes } from './oidc.ts';
 import { countAttempt, sessionTiming, startSession } from './sign-in.ts';
+import { ssoIdentityRoutes } from './sso-identities.ts';
 import { userSecurityRoutes } from './user-security.ts';
 
 const loginBody = z.object({
@@ -123,4 +124,5 @@ export const authRoutes = [
   ...oidcRoutes,
   ...myAccountRoutes,
   ...userSecurityRoutes,
+  ...ssoIdentityRoutes,
 ];

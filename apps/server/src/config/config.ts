@@ -80,7 +80,11 @@ const envSchema = z.object({
     .url()
     .optional()
     .or(z.literal('').transform(() => undefined)),
-  DATA_DIR: z.string().default('./data'),
+  /** Relative to the folder the command was started in (config/paths.ts); empty means unset. */
+  DATA_DIR: z
+    .string()
+    .optional()
+    .transform((v) => v || './data'),
   PG_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(DEFAULT_PG_POOL_SIZE),
   /** Memory for list pages and totals kept until their tables change; 0 reads everything afresh. */
   QUERY_CACHE_MB: z.coerce.number().min(0).max(4096).default(64),
@@ -104,7 +108,8 @@ const envSchema = z.object({
         .filter(Boolean),
     ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  WEB_DIST: z.string().optional(),
+  /** Relative to the folder the command was started in, like DATA_DIR; empty means unset. */
+  WEB_DIST: optionalString,
   /** 'auto': demo data on the first embedded start only (docs/product.md section 1). */
   DEMO_DATA: z.enum(['auto', 'true', 'false']).default('auto'),
   LOGIN_MAX_FAILURES_PER_USER: z.coerce.number().int().positive().default(5),
@@ -164,6 +169,21 @@ const envSchema = z.object({
   OIDC_BUTTON_LABEL: z.string().default('single sign-on'),
   /** The name of the role an unknown user of the provider is created with; unset, none is created. */
   OIDC_DEFAULT_ROLE: optionalString,
+  /**
+   * The ID token's `amr` values (RFC 8176) that mean the provider checked a second factor; any one
+   * of them spares a user the console's own code. Empty: none does.
+   */
+  OIDC_MFA_AMR: z
+    .string()
+    .default('mfa,otp,hwk,swk')
+    .transform((s) =>
+      s
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean),
+    ),
+  /** An `acr` value that means the same (for providers that say it that way); unset, `acr` is not read. */
+  OIDC_MFA_ACR: optionalString,
 });
 
 /** Single sign-on needs its client's credentials as soon as a provider is named. */

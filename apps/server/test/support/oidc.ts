@@ -13,10 +13,29 @@ import type Provider from 'oidc-provider';
 export const CLIENT_ID = 'workforce-console';
 export const CLIENT_SECRET = 'a-client-secret-for-the-tests-only';
 
+/**
+ * An account at the provider: its subject (`sub`, never reassigned), the name it goes by now
+ * (`preferred_username`, which its owner may change), and how the sign-in was checked.
+ */
+export interface ProviderAccount {
+  sub: string;
+  username: string;
+  /** Authentication methods (`amr`, RFC 8176) the provider says it used. */
+  amr?: string[];
+  /** Authentication context class (`acr`). */
+  acr?: string;
+}
+
+/** `acr` values the test provider may assert. */
+export const TEST_ACR_VALUES = ['urn:example:mfa', 'urn:example:password'];
+
 export interface TestProvider {
   issuer: string;
-  /** The provider's account the next sign-in is made as (its `preferred_username`). */
-  signInAs: string;
+  /**
+   * The provider's account the next sign-in is made as: a name alone is an account whose subject
+   * is that name.
+   */
+  signInAs: string | ProviderAccount;
   /** Moves the provider's clock by this much while it answers at its token endpoint. */
   clockOffsetMs: number;
   close(): Promise<void>;
@@ -27,7 +46,11 @@ export interface TestProvider {
  * address only once the console listens, which is after the provider's address is needed.
  */
 export async function startProvider(redirectUri: string | (() => string)): Promise<TestProvider> {
-  const state: { signInAs: string; clockOffsetMs: number } = { signInAs: 'admin', clockOffsetMs: 0 };
+  const state: ProviderState = {
+    signInAs: { sub: 'admin', username: 'admin' },
+    clockOffsetMs: 0,
+    names: new Map(),
+  };
   let handler: RequestListener | undefined;
   const server = createServer((req, res) => handler?.(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -50,11 +73,17 @@ export async function startProvider(redirectUri: string | (() => string)): Promi
       interactions: {
         url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}`,
       },
-      claims: { openid: ['sub'], profile: ['preferred_username', 'name'], email: ['email'] },
-      findAccount: async (_ctx: unknown, sub: string) => ({
-        accountId: sub,
-        claims: async () => ({ sub, preferred_username: sub, name: sub, email: `${sub}@idp.example.com` }),
-      }),
+      // With `openid`, the ID token carries how the login was checked (`acr`, `amr`), as providers do.
+      claims: { openid: ['sub', 'acr', 'amr'], profile: ['preferred_username', 'name'], email: ['email'] },
+      acrValues: TEST_ACR_VALUES,
+      findAccount: async (_ctx: unknown, sub: string) => {
+        // The name the account goes by now: a rename at the provider shows in its next tokens.
+        const name = state.names.get(sub) ?? sub;
+        return {
+          accountId: sub,
+          claims: async () => ({ sub, preferred_username: name, name, email: `${sub}@idp.example.com` }),
+        };
+      },
       cookies: { keys: ['test-cookie-key-0123456789'] },
     });
   let provider: Provider | undefined;
@@ -82,8 +111,9 @@ export async function startProvider(redirectUri: string | (() => string)): Promi
     get signInAs() {
       return state.signInAs;
     },
-    set signInAs(value: string) {
-      state.signInAs = value;
+    set signInAs(value: string | ProviderAccount) {
+      state.signInAs = typeof value === 'string' ? { sub: value, username: value } : value;
+      state.names.set(state.signInAs.sub, state.signInAs.username);
     },
     get clockOffsetMs() {
       return state.clockOffsetMs;
@@ -95,20 +125,23 @@ export async function startProvider(redirectUri: string | (() => string)): Promi
   };
 }
 
+interface ProviderState {
+  signInAs: ProviderAccount;
+  clockOffsetMs: number;
+  /** Each subject's current name. */
+  names: Map<string, string>;
+}
+
 /** The provider's login, then consent: the account named by `signInAs`, every scope asked for. */
-async function interact(
-  provider: Provider,
-  state: { signInAs: string },
-  req: IncomingMessage,
-  res: ServerResponse,
-) {
+async function interact(provider: Provider, state: ProviderState, req: IncomingMessage, res: ServerResponse) {
   const details = await provider.interactionDetails(req, res);
   if (details.prompt.name === 'login') {
-    await provider.interactionFinished(req, res, { login: { accountId: state.signInAs } });
+    const { sub, amr, acr } = state.signInAs;
+    await provider.interactionFinished(req, res, { login: { accountId: sub, amr, acr } });
     return;
   }
   const grant = new provider.Grant({
-    accountId: details.session?.accountId ?? state.signInAs,
+    accountId: details.session?.accountId ?? state.signInAs.sub,
     clientId: String(details.params.client_id),
   });
   grant.addOIDCScope(String(details.params.scope));

@@ -12,9 +12,9 @@ import OutlinedInput, { type OutlinedInputProps } from '@mui/material/OutlinedIn
 import Typography from '@mui/material/Typography';
 import type { SignInOptions } from '@wfc/contract';
 import { type FormEvent, useEffect, useState } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { API_BASE_URL, ApiError, api } from '../api/client';
-import { RETURN_PARAM, returnTargetFrom } from '../auth/returnTarget';
+import { loginPath, RETURN_PARAM, returnTargetFrom } from '../auth/returnTarget';
 import {
   type Credentials,
   MfaRequired,
@@ -56,6 +56,8 @@ function OutlinedField({
 const SSO_FAILURES: Record<string, string> = {
   'unknown-user':
     'Your company account is not a user of this console. Ask your system administrator to add you.',
+  'not-linked':
+    'Your company account is not linked to a user of this console. Ask your system administrator to link it.',
   expired: 'The single sign-on took too long or was started in another browser. Please try again.',
   failed: 'Single sign-on failed. Try again, or sign in with your username and password.',
 };
@@ -184,10 +186,18 @@ export function LoginPage() {
   const signIn = useSignIn();
   const password = usePasswordVisibility();
   const { search } = useLocation();
+  const navigate = useNavigate();
   const sso = new URLSearchParams(search).get('sso') ?? '';
   const ssoFailure = SSO_FAILURES[sso];
   useCompleteSingleSignOn(sso === 'signed-in');
-  const secondStep = signIn.error instanceof MfaRequired;
+  // Back from the provider, which did not check a second factor: the console asks for its own.
+  const ssoSecondStep = sso === 'mfa-required';
+  const secondStep = signIn.error instanceof MfaRequired || ssoSecondStep;
+  const startAgain = () => {
+    signIn.reset();
+    // The page asked for stays; the provider's word that a code is awaited goes.
+    if (ssoSecondStep) navigate(loginPath(returnTargetFrom(search)));
+  };
 
   // No client-side validation on login: the server has the only say. A form library would add
   // nothing here but weight to the first page every visitor loads.
@@ -217,7 +227,7 @@ export function LoginPage() {
             </Alert>
           )}
           {secondStep ? (
-            <SecondFactorStep onBack={() => signIn.reset()} />
+            <SecondFactorStep onBack={startAgain} />
           ) : (
             <Box
               component="form"

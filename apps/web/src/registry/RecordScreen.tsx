@@ -14,6 +14,7 @@ import { type FormMode, fieldsFor } from './formValues';
 import { type BackTarget, listPath, useBackTarget } from './paths';
 import { type RegistryRecord, useRecordQuery } from './queries';
 import { UserSecurityPanel } from './UserSecurityPanel';
+import { UserSsoPanel } from './UserSsoPanel';
 
 const VERB: Record<FormMode, string> = { view: 'View', create: 'Create', update: 'Update' };
 
@@ -76,7 +77,12 @@ function LoadedRecord({ def, mode, code, children }: Props & { code: string }) {
       ) : (
         <>
           {children({ def, mode, code, record: record.data?.data, back })}
-          {def.key === 'user' && mode === 'view' && <UserSecurityPanel userCode={code} />}
+          {def.key === 'user' && mode === 'view' && (
+            <>
+              <UserSecurityPanel userCode={code} />
+              <UserSsoPanel userCode={code} />
+            </>
+          )}
         </>
       )}
     </ScreenCrumbsProvider>

@@ -100,6 +100,9 @@ export const AUDIT_ACTIONS = [
   'MFA_DISABLED',
   'MFA_RESET',
   'SSO_FAILED',
+  'SSO_LINKED',
+  'SSO_UNLINKED',
+  'SSO_LINKING_CHANGED',
   'ACCESS_DENIED',
   'UNAUTHENTICATED',
 ] as const;
@@ -177,6 +180,32 @@ export const auditResource = defineResource({
  */
 export const holdsEveryPermission = (held: ReadonlySet<string>): boolean =>
   ALL_PERMISSION_NAMES.every((p) => held.has(p));
+
+/**
+ * What the user-management calls refuse to do to the caller's own user, whoever the caller (the
+ * Administrator too): My account does it, asking for the current password (and, to turn
+ * two-factor off, a code), so that a session left open cannot lock its owner out. Each value is
+ * the refusal, which says where to go instead.
+ */
+export const OWN_ACCOUNT_ELSEWHERE = {
+  password: 'Change your own password in My account, which asks for the current one',
+  secondFactor: 'Turn off your own two-factor sign-in in My account, which asks for your password and a code',
+  sessions: 'End your own other sessions in My account',
+} as const;
+
+export type OwnAccountChange = keyof typeof OWN_ACCOUNT_ELSEWHERE;
+
+/**
+ * Why `actorCode` may not make `change` to the user `targetCode` through user management: the
+ * refusal when the user is the actor's own, else undefined (`change` undefined: nothing of the
+ * kind is asked).
+ */
+export const ownAccountRefusal = (
+  actorCode: string,
+  targetCode: string,
+  change: OwnAccountChange | undefined,
+): string | undefined =>
+  change !== undefined && actorCode === targetCode ? OWN_ACCOUNT_ELSEWHERE[change] : undefined;
 
 /** GetRoles?assignable=true: only the roles whose permissions the caller holds, all of them. */
 export const ASSIGNABLE_FLAG = 'assignable';
@@ -276,6 +305,7 @@ export const userResource = defineResource({
       help: PASSWORD_HELP,
       updateHelp: `Leave blank to keep the current password. ${PASSWORD_HELP}`,
       modes: ['create', 'update'],
+      delegation: { offOnSelf: OWN_ACCOUNT_ELSEWHERE.password },
     },
     selectField(roleResource, {
       delegation: { listFlag: ASSIGNABLE_FLAG, lockedOnSelf: 'You cannot change your own role' },

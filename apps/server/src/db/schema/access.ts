@@ -1,3 +1,4 @@
+import { SSO_LINKING } from '@wfc/contract';
 import {
   bigint,
   boolean,
@@ -70,6 +71,11 @@ export const users = pgTable(
     roleCode: text('role_code')
       .notNull()
       .references(() => roles.roleCode, { onDelete: 'restrict' }),
+    /**
+     * Whether a first single sign-on may link a provider account to this user by its name
+     * (`SSO_LINKING` in the contract); 'role' decides by the user's role when it happens.
+     */
+    ssoLinking: text('sso_linking', { enum: SSO_LINKING }).notNull().default('role'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     version: version(),
@@ -159,6 +165,30 @@ export const oidcLogins = pgTable('oidc_logins', {
   returnTo: text('return_to').notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
 });
+
+/**
+ * A provider account linked to a console user: found by (issuer, subject) alone, which a provider
+ * never gives to another account, so a name changed at the provider changes nothing here.
+ */
+export const ssoIdentities = pgTable(
+  'sso_identities',
+  {
+    issuer: text('issuer').notNull(),
+    subject: text('subject').notNull(),
+    userCode: text('user_code')
+      .notNull()
+      .references(() => users.userCode, { onDelete: 'cascade' }),
+    /** The provider's name for the account when it was last used: for people to recognise it. */
+    providerUsername: text('provider_username'),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.issuer, t.subject] }),
+    // One account per provider and user: a second would be a second way in nobody looks at.
+    uniqueIndex('sso_identities_user_issuer').on(t.userCode, t.issuer),
+  ],
+);
 
 /**
  * Sign-in attempts per key (account and address, address, account), shared by every server

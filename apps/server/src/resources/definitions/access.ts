@@ -2,6 +2,7 @@ import {
   ASSIGNABLE_FLAG,
   auditResource,
   holdsEveryPermission,
+  ownAccountRefusal,
   permissionResource,
   roleResource,
   userResource,
@@ -215,7 +216,8 @@ export const users$ = defineServerResource({
   def: userResource,
   table: users,
   references: [{ to: roles$, via: users.roleCode }],
-  hidden: [users.passwordHash],
+  // The linking rule is the single sign-on panel's (`GetSsoByUserCode`), not part of the record.
+  hidden: [users.passwordHash, users.ssoLinking],
   search: ['username', 'email', 'role.roleName'],
   unique: [
     { constraint: 'users_username_unique', field: 'username', message: 'This username is already taken' },
@@ -228,8 +230,15 @@ export const users$ = defineServerResource({
   /**
    * A user manager reaches only users whose role it could have given, gives only such roles, and
    * never changes its own role: otherwise holding UPDATE_USER would be holding every permission.
+   * Nobody sets their own password here: My account asks for the current one.
    */
   async authorize(input, { tx, actor, permissions: held }, existing) {
+    const own = ownAccountRefusal(
+      actor.userCode,
+      textAt(existing, 'userCode') ?? '',
+      input?.password ? 'password' : undefined,
+    );
+    if (own) throw forbidden(own);
     if (holdsEveryPermission(held)) return;
     if (existing) {
       const current = textAt(existing, 'role.roleCode') ?? '';
@@ -268,7 +277,8 @@ export const users$ = defineServerResource({
   },
   async afterWrite(code, input, { tx, sessionIdHash }, existing) {
     if (!existing) return;
-    // A new password ends every other session of that user (the editor's own stays).
+    // A new password ends every session of that user; the editor's own is never among them, since
+    // nobody sets their own password here.
     if (input.password) await revokeOtherSessions(tx, code, sessionIdHash);
     await assertSomeoneManagesRoles(tx);
   },
