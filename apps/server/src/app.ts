@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
@@ -123,7 +124,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(swaggerUi, { routePrefix: `${API_PREFIX}/docs` });
 
   const webDist = config.WEB_DIST ?? DEFAULT_WEB_DIST;
-  const indexFile = `${webDist}index.html`;
+  // A resolved WEB_DIST has no trailing slash.
+  const indexFile = join(webDist, 'index.html');
   const apiNotFound = (req: FastifyRequest, reply: FastifyReply) =>
     reply
       .code(404)

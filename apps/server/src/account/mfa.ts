@@ -12,7 +12,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { recordAudit } from '../audit/recorder.ts';
 import { loadSecretKey, open, type SecretKey, seal } from '../auth/secret-box.ts';
 import { hashSessionId, newSessionId, sessionCookieOptions } from '../auth/sessions.ts';
-import { attemptSucceeded } from '../auth/throttle.ts';
+import { type Attempt, attemptSucceeded } from '../auth/throttle.ts';
 import { hashRecoveryCode, matchTotp, newRecoveryCodes, newTotpSecret, otpauthUrl } from '../auth/totp.ts';
 import type { Executor } from '../db/client.ts';
 import { mfaChallenges, mfaRecoveryCodes, roles, userMfa, users } from '../db/schema/index.ts';
@@ -43,13 +43,44 @@ async function secretKey(services: Services): Promise<SecretKey> {
 
 const challengeCookieName = (secure: boolean) => (secure ? '__Host-wfc-mfa' : 'wfc-mfa');
 
-const invalidCode = (field: 'code' | 'recoveryCode') =>
+type CodeField = 'code' | 'recoveryCode';
+
+const invalidCode = (field: CodeField) =>
   badRequest('Invalid input', [
     {
       field,
       message: field === 'code' ? 'This code is not valid' : 'This recovery code is not valid or was used',
     },
   ]);
+
+/**
+ * Checks a code of the account's second factor (or a recovery code) as a password is checked:
+ * counted on the sign-in throttle's keys first, so that wrong codes meet the same limit wherever
+ * they are tried (six digits are guessed far sooner than a password), and a wrong one stays
+ * counted and is audited as a failed sign-in. `accept` checks the code and may make the change it
+ * allows. Answers the attempt, for the caller to mark a success, or undefined for a wrong code.
+ */
+async function countedCode(
+  services: Services,
+  req: FastifyRequest,
+  user: { userCode: string; username: string },
+  field: CodeField,
+  accept: () => Promise<boolean>,
+): Promise<Attempt | undefined> {
+  const attempt = await countAttempt(services, user.username, req.ip);
+  if (await accept()) return attempt;
+  await recordAudit(services.db, {
+    action: 'LOGIN_FAILED',
+    collection: 'auth',
+    after: {
+      username: user.username,
+      ip: req.ip,
+      reason: field === 'code' ? 'two-factor code' : 'recovery code',
+    },
+    actor: { userCode: user.userCode, username: user.username },
+  });
+  return undefined;
+}
 
 async function accountOf(db: Executor, userCode: string) {
   const [user] = await db
@@ -181,25 +212,17 @@ export const mfaRoutes = [
     },
     async handler({ body, req, reply, services }) {
       const challenge = await pendingChallenge(services, req);
-      const attempt = await countAttempt(services, challenge.username, req.ip);
       const key = await secretKey(services);
       const user = { userCode: challenge.userCode, username: challenge.username };
-      const ok = body.code
-        ? await acceptCode(services.db, key, user.userCode, body.code)
-        : await useRecoveryCode(services.db, user.userCode, body.recoveryCode ?? '');
-      if (!ok) {
-        await recordAudit(services.db, {
-          action: 'LOGIN_FAILED',
-          collection: 'auth',
-          after: {
-            username: user.username,
-            ip: req.ip,
-            reason: body.code ? 'two-factor code' : 'recovery code',
-          },
-          actor: user,
-        });
+      const field: CodeField = body.code ? 'code' : 'recoveryCode';
+      const attempt = await countedCode(services, req, user, field, () =>
+        body.code
+          ? acceptCode(services.db, key, user.userCode, body.code)
+          : useRecoveryCode(services.db, user.userCode, body.recoveryCode ?? ''),
+      );
+      if (!attempt) {
         services.metrics.signIn('failure');
-        throw invalidCode(body.code ? 'code' : 'recoveryCode');
+        throw invalidCode(field);
       }
       await services.db.delete(mfaChallenges).where(eq(mfaChallenges.idHash, challenge.idHash));
       const secure = services.config.COOKIE_SECURE;
@@ -221,10 +244,14 @@ export const mfaRoutes = [
     duringMfaSetup: true,
     body: startMfaEnrollmentSchema,
     response: mfaEnrollmentSchema,
-    answers: { 409: 'Two-factor sign-in is already on', 429: 'Too many wrong passwords: see Retry-After' },
+    answers: {
+      409: 'Two-factor sign-in is already on',
+      429: 'Too many wrong passwords or codes: see Retry-After',
+    },
     async handler({ body, req, session, services }) {
       const account = await accountOf(services.db, session.userCode);
-      await confirmPassword(services, req, account, body.currentPassword);
+      // The enrolment is done only by its first code, which is throttled in its turn.
+      await confirmPassword(services, req, account, body.currentPassword, { codeFollows: true });
       if (await mfaEnabled(services.db, account.userCode)) {
         throw conflict('Two-factor sign-in is already on; turn it off first to set it up again');
       }
@@ -255,23 +282,31 @@ export const mfaRoutes = [
     duringMfaSetup: true,
     body: confirmMfaEnrollmentSchema,
     response: recoveryCodesSchema,
-    answers: { 409: 'No set-up was started' },
-    async handler({ body, session, actor, services }) {
+    answers: { 409: 'No set-up was started', 429: 'Too many wrong codes: see Retry-After' },
+    async handler({ body, req, session, actor, services }) {
       const key = await secretKey(services);
+      const [pending] = await services.db
+        .select({ userCode: userMfa.userCode })
+        .from(userMfa)
+        .where(and(eq(userMfa.userCode, session.userCode), isNull(userMfa.enabledAt)));
+      if (!pending) throw conflict('Start setting up two-factor sign-in first');
       const recoveryCodes = newRecoveryCodes();
-      await services.db.transaction(async (tx) => {
-        const [pending] = await tx
-          .select({ userCode: userMfa.userCode })
-          .from(userMfa)
-          .where(and(eq(userMfa.userCode, session.userCode), isNull(userMfa.enabledAt)));
-        if (!pending) throw conflict('Start setting up two-factor sign-in first');
-        if (!(await acceptCode(tx, key, session.userCode, body.code, true))) throw invalidCode('code');
-        await tx.delete(mfaRecoveryCodes).where(eq(mfaRecoveryCodes.userCode, session.userCode));
-        await tx
-          .insert(mfaRecoveryCodes)
-          .values(recoveryCodes.map((c) => ({ userCode: session.userCode, codeHash: hashRecoveryCode(c) })));
-        await recordAccountEvent(tx, 'MFA_ENABLED', actor, actor);
-      });
+      const attempt = await countedCode(services, req, actor, 'code', () =>
+        services.db.transaction(async (tx) => {
+          // Confirmed meanwhile elsewhere, the enrolment is no longer pending: the code fails.
+          if (!(await acceptCode(tx, key, session.userCode, body.code, true))) return false;
+          await tx.delete(mfaRecoveryCodes).where(eq(mfaRecoveryCodes.userCode, session.userCode));
+          await tx
+            .insert(mfaRecoveryCodes)
+            .values(
+              recoveryCodes.map((c) => ({ userCode: session.userCode, codeHash: hashRecoveryCode(c) })),
+            );
+          await recordAccountEvent(tx, 'MFA_ENABLED', actor, actor);
+          return true;
+        }),
+      );
+      if (!attempt) throw invalidCode('code');
+      await attemptSucceeded(services.db, attempt, services.throttlePolicy);
       return { message: 'Two-factor sign-in is on', data: { recoveryCodes } };
     },
   }),
@@ -284,21 +319,26 @@ export const mfaRoutes = [
     body: disableMfaSchema,
     answers: {
       409: 'Two-factor sign-in is not on, or the role requires it',
-      429: 'Too many wrong passwords: see Retry-After',
+      429: 'Too many wrong passwords or codes: see Retry-After',
     },
     async handler({ body, req, session, actor, services }) {
       const account = await accountOf(services.db, session.userCode);
-      await confirmPassword(services, req, account, body.currentPassword);
+      await confirmPassword(services, req, account, body.currentPassword, { codeFollows: true });
       if (!(await mfaEnabled(services.db, account.userCode))) {
         throw conflict('Two-factor sign-in is not on');
       }
       if (account.requireMfa) throw conflict('Your role requires two-factor sign-in');
       const key = await secretKey(services);
-      await services.db.transaction(async (tx) => {
-        if (!(await acceptCode(tx, key, account.userCode, body.code))) throw invalidCode('code');
-        await removeMfa(tx, account.userCode);
-        await recordAccountEvent(tx, 'MFA_DISABLED', account, actor);
-      });
+      const attempt = await countedCode(services, req, account, 'code', () =>
+        services.db.transaction(async (tx) => {
+          if (!(await acceptCode(tx, key, account.userCode, body.code))) return false;
+          await removeMfa(tx, account.userCode);
+          await recordAccountEvent(tx, 'MFA_DISABLED', account, actor);
+          return true;
+        }),
+      );
+      if (!attempt) throw invalidCode('code');
+      await attemptSucceeded(services.db, attempt, services.throttlePolicy);
       return { message: 'Two-factor sign-in is off' };
     },
   }),

@@ -4,7 +4,13 @@ import { recordAudit } from '../audit/recorder.ts';
 import { verifyPassword } from '../auth/passwords.ts';
 import { loadSessionUser } from '../auth/session-user.ts';
 import { createSession, type SessionPolicy, sessionCookieOptions, touchAfterMs } from '../auth/sessions.ts';
-import { type Attempt, attemptSucceeded, beginAttempt, throttleKeys } from '../auth/throttle.ts';
+import {
+  type Attempt,
+  attemptSucceeded,
+  beginAttempt,
+  giveBackAttempt,
+  throttleKeys,
+} from '../auth/throttle.ts';
 import { ApiError, badRequest } from '../http/envelope.ts';
 import { sessionCookieName } from '../http/routes.ts';
 import type { Services } from '../services.ts';
@@ -50,13 +56,16 @@ export const WRONG_CURRENT_PASSWORD = 'Current password is incorrect';
 /**
  * Re-authentication before a sensitive change (ASVS 7.5.1): the signed-in user's password, counted
  * like a sign-in, so a session left open cannot be used to guess it. A wrong one is a 400 on
- * `currentPassword`, audited as a failed sign-in.
+ * `currentPassword`, audited as a failed sign-in. With `codeFollows` a right one is, as at a
+ * sign-in awaiting its second factor, only given back, not a success: a success would start the
+ * account's count afresh, and so let a known password wipe out the wrong codes that follow it.
  */
 export async function confirmPassword(
   services: Services,
   req: FastifyRequest,
   user: { userCode: string; username: string; passwordHash: string },
   password: string,
+  { codeFollows = false }: { codeFollows?: boolean } = {},
 ) {
   const attempt = await countAttempt(services, user.username, req.ip);
   if (!(await verifyPassword(user.passwordHash, password))) {
@@ -68,7 +77,8 @@ export async function confirmPassword(
     });
     throw badRequest('Invalid input', [{ field: 'currentPassword', message: WRONG_CURRENT_PASSWORD }]);
   }
-  await attemptSucceeded(services.db, attempt, services.throttlePolicy);
+  if (codeFollows) await giveBackAttempt(services.db, attempt);
+  else await attemptSucceeded(services.db, attempt, services.throttlePolicy);
 }
 
 export type SignInMethod = 'password' | 'two-factor' | 'single sign-on';

@@ -1,4 +1,10 @@
-import { holdsEveryPermission, mySessionRecordSchema, userCodeSchema } from '@wfc/contract';
+import {
+  holdsEveryPermission,
+  mySessionRecordSchema,
+  type OwnAccountChange,
+  ownAccountRefusal,
+  userCodeSchema,
+} from '@wfc/contract';
 import { and, eq, ne } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { permissions, rolePermissions, sessions, users } from '../db/schema/index.ts';
@@ -12,7 +18,7 @@ import { listSessions } from './sessions-list.ts';
  * The user a user manager acts on, within the delegation rule of Update User: whoever lacks a
  * permission of the user's role may not sign them out or remove their second factor.
  */
-async function reachableUser(db: Executor, userCode: string, held: ReadonlySet<string>) {
+export async function reachableUser(db: Executor, userCode: string, held: ReadonlySet<string>) {
   const [user] = await db
     .select({ userCode: users.userCode, username: users.username, roleCode: users.roleCode })
     .from(users)
@@ -30,9 +36,24 @@ async function reachableUser(db: Executor, userCode: string, held: ReadonlySet<s
   return user;
 }
 
+/**
+ * Nobody signs themselves out everywhere or removes their own second factor through these calls,
+ * the Administrator included: My account does both, asking for the password (and a code).
+ */
+function refuseOwnAccount(actor: { userCode: string }, userCode: string, change: OwnAccountChange) {
+  const refusal = ownAccountRefusal(actor.userCode, userCode, change);
+  if (refusal) throw new ApiError(403, refusal);
+}
+
 const DELEGATION = {
   403: "The user's role has permissions the caller does not hold",
   404: 'No user with that code',
+};
+
+/** The answers of a change: the delegation rule's, and the caller's own user refused. */
+const CHANGE_ANSWERS = {
+  ...DELEGATION,
+  403: `${DELEGATION[403]}, or the user is the caller (My account does that)`,
 };
 
 /** What a user manager (UPDATE_USER) does about another user's sessions and second factor. */
@@ -61,8 +82,9 @@ export const userSecurityRoutes = [
     tag: 'Account',
     access: anyOf('UPDATE_USER'),
     body: userCodeSchema,
-    answers: DELEGATION,
+    answers: CHANGE_ANSWERS,
     async handler({ body, session, actor, services }) {
+      refuseOwnAccount(actor, body.userCode, 'sessions');
       const ended = await services.db.transaction(async (tx) => {
         const user = await reachableUser(tx, body.userCode, session.permissions);
         const rows = await tx
@@ -83,8 +105,9 @@ export const userSecurityRoutes = [
     tag: 'Account',
     access: anyOf('UPDATE_USER'),
     body: userCodeSchema,
-    answers: { ...DELEGATION, 409: 'The user has not set up two-factor sign-in' },
+    answers: { ...CHANGE_ANSWERS, 409: 'The user has not set up two-factor sign-in' },
     async handler({ body, session, actor, services }) {
+      refuseOwnAccount(actor, body.userCode, 'secondFactor');
       await services.db.transaction(async (tx) => {
         const user = await reachableUser(tx, body.userCode, session.permissions);
         if (!(await removeMfa(tx, user.userCode))) {

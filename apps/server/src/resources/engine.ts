@@ -369,17 +369,29 @@ async function staleVersion(tx: Executor, res: ServerResource, code: string, cur
 }
 
 /**
- * The record a write is based on, locked: refused as stale when the caller named a version that
- * is not the current one, or named one of a record that no longer exists. Without a version the
- * write is not checked, and a missing record is a plain 404.
+ * The record a write is based on, locked. One that no longer exists is a 404, or stale (with no
+ * record) when the caller named the version it read.
  */
-async function currentRecord(tx: Executor, res: ServerResource, code: string, version: number | undefined) {
+async function existingRecord(tx: Executor, res: ServerResource, code: string, version: number | undefined) {
   const before = await lockedRecord(tx, res, code);
-  if (version !== undefined && (!before || before.version !== version)) {
-    throw await staleVersion(tx, res, code, before);
-  }
-  if (!before) throw notFound(res.def.messages.notFound);
-  return before;
+  if (before) return before;
+  throw version === undefined
+    ? notFound(res.def.messages.notFound)
+    : await staleVersion(tx, res, code, before);
+}
+
+/**
+ * Refuses a write based on a version that is not the current one; without a version the write is
+ * not checked. Only after `authorize` has let the caller through: the refusal carries the record.
+ */
+async function assertCurrent(
+  tx: Executor,
+  res: ServerResource,
+  code: string,
+  before: Row,
+  version: number | undefined,
+) {
+  if (version !== undefined && before.version !== version) throw await staleVersion(tx, res, code, before);
 }
 
 async function createRecord<D extends AnyResourceDef>(
@@ -416,9 +428,10 @@ async function updateRecord<D extends AnyResourceDef>(
   const prepared = await res.prepare?.(ctx.body, uploadOf(ctx), 'update');
   return ctx.services.db.transaction(async (tx) => {
     const asked: Versioned = ctx.body;
-    const before = await currentRecord(tx, res, code, asked.version);
+    const before = await existingRecord(tx, res, code, asked.version);
     const wctx = writeContext(ctx, tx, prepared);
     await res.authorize?.(ctx.body, wctx, before);
+    await assertCurrent(tx, res, code, before, asked.version);
     await checkRefs(res, tx, ctx.body);
     await res.validate?.(ctx.body, wctx, before);
     const row = res.toRow ? await res.toRow(ctx.body, wctx, before) : defaultRow(res, ctx.body);
@@ -445,9 +458,10 @@ async function updateRecord<D extends AnyResourceDef>(
 async function deleteRecord(res: ServerResource, ctx: SessionContext<{ code: string } & Versioned>) {
   const { code, version } = ctx.body;
   return ctx.services.db.transaction(async (tx) => {
-    const before = await currentRecord(tx, res, code, version);
+    const before = await existingRecord(tx, res, code, version);
     const wctx = writeContext(ctx, tx);
     await res.authorize?.(undefined, wctx, before);
+    await assertCurrent(tx, res, code, before, version);
     const blockers = await referencesTo(tx, res.dependents ?? [], code);
     if (blockers.length) {
       throw conflict(

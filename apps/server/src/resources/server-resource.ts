@@ -128,8 +128,9 @@ export interface ResourceHooks<D extends AnyResourceDef, P = unknown> {
   toRow?(input: InputOf<D>, ctx: WriteContext, existing?: Row): Promise<Row>;
   /**
    * Whether the actor may make this change at all (delegation: nobody gives what they do not
-   * hold). Runs first, right after the record is found and locked, so that a refused actor learns
-   * nothing more about the record from later checks. `input` is undefined for a delete.
+   * hold). Runs first, right after the record is found and locked, before even its version is
+   * compared, so that a refused actor learns nothing more about the record from later checks (a
+   * stale version's refusal carries the current record). `input` is undefined for a delete.
    */
   authorize?(input: InputOf<D> | undefined, ctx: WriteContext, existing?: Row): Promise<void>;
   /**

@@ -1,13 +1,15 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
+import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { MySessionRecord } from '@wfc/contract';
+import { Link as RouterLink } from 'react-router';
 import { api, errorMessage } from '../api/client';
 import { failureOf } from '../api/retry';
-import { useCan } from '../auth/auth';
+import { useAuth, useCan } from '../auth/auth';
 import { notify } from '../ui/notify';
 import { RequestError } from '../ui/RequestError';
 
@@ -15,10 +17,12 @@ const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeS
 
 /**
  * On a user's view screen, for a user manager (UPDATE_USER): where the user is signed in, signing
- * them out everywhere, and resetting their two-factor sign-in (a lost phone).
+ * them out everywhere, and resetting their two-factor sign-in (a lost phone). On their own user
+ * the server refuses both: My account does them, asking for the password.
  */
 export function UserSecurityPanel({ userCode }: { userCode: string }) {
   const can = useCan();
+  const own = useAuth().user?.userCode === userCode;
   const queryClient = useQueryClient();
   const key = ['user-sessions', userCode];
   const sessions = useQuery({
@@ -51,17 +55,29 @@ export function UserSecurityPanel({ userCode }: { userCode: string }) {
             {sessions.isPending ? 'Loading sessions...' : `${count} active session${count === 1 ? '' : 's'}`}
           </Typography>
         </Box>
-        <Button
-          variant="outlined"
-          color="error"
-          disabled={act.isPending || count === 0}
-          onClick={() => act.mutate('EndUserSessions')}
-        >
-          Sign out everywhere
-        </Button>
-        <Button variant="outlined" disabled={act.isPending} onClick={() => act.mutate('ResetUserMfa')}>
-          Reset two-factor sign-in
-        </Button>
+        {own ? (
+          <Typography variant="body2" sx={{ flex: '1 1 240px' }}>
+            Your own sessions and two-factor sign-in are in{' '}
+            <Link component={RouterLink} to="/account">
+              My account
+            </Link>
+            .
+          </Typography>
+        ) : (
+          <>
+            <Button
+              variant="outlined"
+              color="error"
+              disabled={act.isPending || count === 0}
+              onClick={() => act.mutate('EndUserSessions')}
+            >
+              Sign out everywhere
+            </Button>
+            <Button variant="outlined" disabled={act.isPending} onClick={() => act.mutate('ResetUserMfa')}>
+              Reset two-factor sign-in
+            </Button>
+          </>
+        )}
       </Box>
       {sessions.isError && <RequestError {...failureOf(sessions, 'Sessions could not be loaded')} />}
       <Box component="ul" sx={{ listStyle: 'none', m: 0, p: 0 }}>

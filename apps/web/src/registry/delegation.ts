@@ -46,6 +46,7 @@ export function delegatedField(
 ): DelegatedField {
   const rules = field.delegation;
   if (!rules || readOnly) return { locked: false };
+  if (rules.offOnSelf && who.ownRecord) return { locked: true, help: rules.offOnSelf };
   if (rules.lockedOnSelf && who.ownRecord && !who.everything) {
     return { listFlag: rules.listFlag, locked: true, help: rules.lockedOnSelf };
   }

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ALL_PERMISSION_NAMES } from '@wfc/contract';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import { findLoadedScreen } from './loaded';
 const SELF = sessionUser([]).userCode;
 const OWN_ROLE_HELP = 'You cannot change your own role';
 const HELD_ONLY_HELP = 'Permissions you do not hold cannot be added';
+const OWN_PASSWORD_HELP = 'Change your own password in My account, which asks for the current one';
 
 const userRecord = (userCode: string) => ({
   userCode,
@@ -99,6 +100,58 @@ describe('delegation in the forms', { timeout: SCREEN_TEST_TIMEOUT }, () => {
     expect(await findLoadedScreen('Update User')).toBeTruthy();
     expect(input('Role').disabled).toBe(false);
     expect(screen.queryByText(OWN_ROLE_HELP)).toBeNull();
+  });
+
+  for (const [who, held] of [
+    ['a user manager', ['VIEW_USERS', 'UPDATE_USER']],
+    ['whoever holds every permission', [...ALL_PERMISSION_NAMES]],
+  ] as const) {
+    it(`does not offer ${who} a password on their own user, points to My account, and sends it blank`, async () => {
+      const user = userEvent.setup();
+      const api = renderRegistry(`/registry/user/edit/${SELF}`, [...held], {
+        GetUserById: ok(userRecord(SELF), 'User fetched successfully'),
+        UpdateUser: ok(userRecord(SELF), 'User updated successfully'),
+        GetUsers: ok([], 'Users fetched successfully', 0),
+        GetRoles: ROLES,
+      });
+      expect(await findLoadedScreen('Update User')).toBeTruthy();
+      expect(input('Password').disabled).toBe(true);
+      expect(screen.getByText(OWN_PASSWORD_HELP)).toBeTruthy();
+      await user.click(screen.getByRole('button', { name: 'Submit' }));
+      expect(await screen.findByText('User updated successfully')).toBeTruthy();
+      expect(api.lastCallTo('UpdateUser')?.body.password).toBe('');
+    });
+  }
+
+  it("offers the password on another user's form", async () => {
+    renderRegistry('/registry/user/edit/USER-OTHER', ['VIEW_USERS', 'UPDATE_USER'], {
+      GetUserById: ok(userRecord('USER-OTHER'), 'User fetched successfully'),
+      GetRoles: ROLES,
+    });
+    expect(await findLoadedScreen('Update User')).toBeTruthy();
+    expect(input('Password').disabled).toBe(false);
+    expect(screen.queryByText(OWN_PASSWORD_HELP)).toBeNull();
+  });
+
+  it("sends a user manager to My account for their own sessions and two-factor, not through the user's panel", async () => {
+    renderRegistry(`/registry/user/${SELF}`, ['VIEW_USERS', 'UPDATE_USER'], {
+      GetUserById: ok(userRecord(SELF), 'User fetched successfully'),
+      GetSessionsByUserCode: ok([], 'Sessions fetched successfully', 0),
+    });
+    const panel = await screen.findByRole('region', { name: 'Sign-in security' });
+    expect(await within(panel).findByRole('link', { name: 'My account' })).toBeTruthy();
+    expect(within(panel).queryByRole('button', { name: 'Sign out everywhere' })).toBeNull();
+    expect(within(panel).queryByRole('button', { name: 'Reset two-factor sign-in' })).toBeNull();
+  });
+
+  it("offers the panel's actions on another user", async () => {
+    renderRegistry('/registry/user/USER-OTHER', ['VIEW_USERS', 'UPDATE_USER'], {
+      GetUserById: ok(userRecord('USER-OTHER'), 'User fetched successfully'),
+      GetSessionsByUserCode: ok([], 'Sessions fetched successfully', 0),
+    });
+    const panel = await screen.findByRole('region', { name: 'Sign-in security' });
+    expect(await within(panel).findByRole('button', { name: 'Reset two-factor sign-in' })).toBeTruthy();
+    expect(within(panel).queryByRole('link', { name: 'My account' })).toBeNull();
   });
 
   it('disables the permissions one does not hold, and keeps those the role already has', async () => {

@@ -72,6 +72,11 @@ export interface FieldDelegation {
    */
   lockedOnSelf?: string;
   /**
+   * On the signed-in user's own record the field is disabled for everyone, the Administrator
+   * too, with this explanation: My account changes it (`OWN_ACCOUNT_ELSEWHERE`).
+   */
+  offOnSelf?: string;
+  /**
    * The options are permissions, labelled by name: those the user does not hold cannot be newly
    * chosen (the ones the record already has may stay), with this explanation.
    */

@@ -1,6 +1,14 @@
+import { ALL_PERMISSION_NAMES } from '@wfc/contract';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { audits, mfaChallenges, mfaRecoveryCodes, userMfa } from '../../../src/db/schema/index.ts';
+import { throttleKeys } from '../../../src/auth/throttle.ts';
+import {
+  audits,
+  loginThrottle,
+  mfaChallenges,
+  mfaRecoveryCodes,
+  userMfa,
+} from '../../../src/db/schema/index.ts';
 import { sharedTestApp } from '../../support/app.ts';
 import { expectEnvelope, expectOk } from '../../support/envelope.ts';
 import { USER_PASSWORD } from '../../support/users.ts';
@@ -272,6 +280,97 @@ describe('turning two-factor off, and an administrator resetting it', () => {
       .from(audits)
       .where(sql`${audits.action} = 'MFA_RESET' and ${audits.recordCode} = ${user.userCode}`);
     expect(entry?.username).toBe(manager.username);
+  });
+});
+
+describe("one's own second factor goes through My account", () => {
+  const OWN_MFA =
+    'Turn off your own two-factor sign-in in My account, which asks for your password and a code';
+
+  for (const [who, names] of [
+    ['a user manager', ['UPDATE_USER']],
+    ['the Administrator', ALL_PERMISSION_NAMES],
+  ] as const) {
+    it(`ResetUserMfa on oneself: 403 for ${who}; two-factor stays on and the next sign-in asks a code`, async () => {
+      const self = await t.userWith(names);
+      await enrol(t, self.cookie, USER_PASSWORD);
+      const refused = await t.post('ResetUserMfa', { userCode: self.userCode }, self.cookie);
+      expect(expectEnvelope(refused, 403).message).toBe(OWN_MFA);
+      expect(await t.handle.db.$count(userMfa, eq(userMfa.userCode, self.userCode))).toBe(1);
+      expect(await t.handle.db.$count(mfaRecoveryCodes, eq(mfaRecoveryCodes.userCode, self.userCode))).toBe(
+        10,
+      );
+      expect(await actions(self.userCode)).not.toContain('MFA_RESET');
+      const { res, challenge } = await passwordStep(t, self.username, USER_PASSWORD);
+      expect(expectEnvelope(res, 200).data).toEqual({ mfaRequired: true });
+      expect(challenge).toBeDefined();
+    });
+  }
+});
+
+describe('every code check is throttled as sign-ins are', () => {
+  const tooMany = 'Too many failed sign-in attempts; try again later';
+
+  it('DisableMfa with the right password: wrong codes reach 429 with Retry-After, even the right code; two-factor stays on', async () => {
+    const user = await t.userWith([]);
+    const { secret } = await enrol(t, user.cookie, USER_PASSWORD);
+    await forgetUsedSteps(user.userCode);
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const wrong = await t.post(
+        'DisableMfa',
+        { currentPassword: USER_PASSWORD, code: '000000' },
+        user.cookie,
+      );
+      statuses.push(wrong.statusCode);
+    }
+    expect(statuses).toEqual([400, 400, 400, 400, 400]);
+    await awayFromStepEdge();
+    const res = await t.post(
+      'DisableMfa',
+      { currentPassword: USER_PASSWORD, code: codeAt(secret) },
+      user.cookie,
+    );
+    expect(expectEnvelope(res, 429).message).toBe(tooMany);
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    expect(await t.handle.db.$count(userMfa, eq(userMfa.userCode, user.userCode))).toBe(1);
+    expect(await actions(user.userCode)).not.toContain('MFA_DISABLED');
+  });
+
+  it('ConfirmMfaEnrollment: wrong codes reach 429 with Retry-After, even the right code; two-factor stays off', async () => {
+    const user = await t.userWith([]);
+    const start = await t.post('StartMfaEnrollment', { currentPassword: USER_PASSWORD }, user.cookie);
+    const { secret } = expectEnvelope(start, 200).data as { secret: string };
+    for (let i = 0; i < 5; i++) {
+      const wrong = await t.post('ConfirmMfaEnrollment', { code: '000000' }, user.cookie);
+      expect(fieldErrors(expectEnvelope(wrong, 400))).toEqual({ code: 'This code is not valid' });
+    }
+    await awayFromStepEdge();
+    const res = await t.post('ConfirmMfaEnrollment', { code: codeAt(secret) }, user.cookie);
+    expect(expectEnvelope(res, 429).message).toBe(tooMany);
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    const [row] = await t.handle.db.select().from(userMfa).where(eq(userMfa.userCode, user.userCode));
+    expect(row?.enabledAt).toBeNull();
+    expect(await t.handle.db.$count(mfaRecoveryCodes, eq(mfaRecoveryCodes.userCode, user.userCode))).toBe(0);
+  });
+
+  it('a right code after wrong ones starts the count afresh', async () => {
+    const user = await t.userWith([]);
+    const { secret } = await enrol(t, user.cookie, USER_PASSWORD);
+    await forgetUsedSteps(user.userCode);
+    for (let i = 0; i < 4; i++) {
+      await t.post('DisableMfa', { currentPassword: USER_PASSWORD, code: '000000' }, user.cookie);
+    }
+    await awayFromStepEdge();
+    expectOk(
+      await t.post('DisableMfa', { currentPassword: USER_PASSWORD, code: codeAt(secret) }, user.cookie),
+      'Two-factor sign-in is off',
+    );
+    const [row] = await t.handle.db
+      .select()
+      .from(loginThrottle)
+      .where(eq(loginThrottle.key, throttleKeys(user.username, '127.0.0.1').accountAtAddress));
+    expect(row?.attempts).toBe(0);
   });
 });
 

@@ -1,3 +1,4 @@
+import { ALL_PERMISSION_NAMES } from '@wfc/contract';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -280,6 +281,26 @@ describe("a user manager and another user's sessions", () => {
     )[0];
     expect(entry?.username).toBe(manager.username);
   });
+
+  for (const [who, names] of [
+    ['a user manager', ['UPDATE_USER']],
+    ['the Administrator', ALL_PERMISSION_NAMES],
+  ] as const) {
+    it(`EndUserSessions on oneself: 403 for ${who}, pointing to My account; every session stays`, async () => {
+      const self = await t.userWith(names);
+      const elsewhere = await signInAs(self.username, USER_PASSWORD, other);
+      const before = await t.handle.db.$count(sessions, eq(sessions.userCode, self.userCode));
+      const refused = await t.post('EndUserSessions', { userCode: self.userCode }, self.cookie);
+      expect(expectEnvelope(refused, 403).message).toBe('End your own other sessions in My account');
+      expect(await t.handle.db.$count(sessions, eq(sessions.userCode, self.userCode))).toBe(before);
+      expect((await t.get('GetSession', elsewhere)).statusCode).toBe(200);
+      // Listing one's own sessions changes nothing and stays open to a user manager.
+      expect(
+        expectEnvelope(await t.post('GetSessionsByUserCode', { userCode: self.userCode }, self.cookie), 200)
+          .total,
+      ).toBe(before);
+    });
+  }
 
   it('403 without UPDATE_USER, or for a user whose role holds more; 404 for no such user; 400 without a code', async () => {
     const viewer = await t.userWith(['VIEW_USERS']);

@@ -4,7 +4,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { audits, rolePermissions, roles, users } from '../../../src/db/schema/index.ts';
 import { sharedTestApp } from '../../support/app.ts';
-import { expectError, expectOk } from '../../support/envelope.ts';
+import { expectEnvelope, expectError, expectOk } from '../../support/envelope.ts';
 import { type Json, lastAudit, names, permissionCodes } from './support.ts';
 
 /**
@@ -28,6 +28,7 @@ const CHANGE = 'You cannot change a user whose role has permissions you do not h
 const DELETE = 'You cannot delete a user whose role has permissions you do not hold';
 const GRANT = 'You cannot grant permissions you do not hold';
 const OWN_ROLE = 'You cannot change your own role';
+const OWN_PASSWORD = 'Change your own password in My account, which asks for the current one';
 
 beforeAll(async () => {
   admin = await t.login();
@@ -231,6 +232,100 @@ describe('UpdateUser', () => {
       await t.post('UpdateUser', userBody(res.data, { roleCode: manager.roleCode }), manager.cookie),
       'User updated successfully',
     );
+  });
+});
+
+describe("one's own password goes through My account", () => {
+  it('refuses a user manager setting their own password through UpdateUser, which then still signs in with the old one', async () => {
+    const manager = await t.userWith(USER_MANAGER);
+    const self = await userRecord(manager.userCode);
+    await expectRefused(
+      () => t.post('UpdateUser', userBody(self, { password: 'locked-out-pass-1' }), manager.cookie),
+      OWN_PASSWORD,
+    );
+    expect((await t.login(manager.username, manager.password)).length).toBeGreaterThan(0);
+  });
+
+  it('refuses it to the Administrator too, with or without other changes', async () => {
+    const deputy = await registered('deputy-own-password', adminRoleCode);
+    const cookie = await t.login('deputy-own-password', PASSWORD);
+    for (const changes of [
+      { password: 'locked-out-pass-2' },
+      { password: 'locked-out-pass-3', email: 'deputy-renamed@example.com', roleCode: emptyRoleCode },
+    ]) {
+      await expectRefused(() => t.post('UpdateUser', userBody(deputy, changes), cookie), OWN_PASSWORD);
+    }
+    expect((await t.login('deputy-own-password', PASSWORD)).length).toBeGreaterThan(0);
+  });
+
+  it('still lets one edit one’s own user with the password left blank', async () => {
+    const manager = await t.userWith(USER_MANAGER);
+    const self = await userRecord(manager.userCode);
+    const res = expectOk(
+      await t.post(
+        'UpdateUser',
+        userBody(self, { email: 'blank-password-self@example.com', password: '' }),
+        manager.cookie,
+      ),
+      'User updated successfully',
+    );
+    expect(res.data.email).toBe('blank-password-self@example.com');
+    expect((await t.login(manager.username, manager.password)).length).toBeGreaterThan(0);
+  });
+});
+
+/**
+ * A refused caller learns nothing from a stale version: the delegation rules answer before the
+ * version is compared, so the 403 carries no record where a 409 would carry the current one.
+ */
+describe('delegation before the version', () => {
+  it('refuses a user manager’s stale update of an Administrator with 403 and no record', async () => {
+    const manager = await t.userWith(USER_MANAGER);
+    await expectRefused(
+      () =>
+        t.post(
+          'UpdateUser',
+          userBody(otherAdmin, { email: 'stale-hijack@example.com', version: 999 }),
+          manager.cookie,
+        ),
+      CHANGE,
+    );
+  });
+
+  it('refuses a user manager’s stale delete of an Administrator with 403 and no record', async () => {
+    const manager = await t.userWith(USER_MANAGER);
+    await expectRefused(
+      () => t.post('DeleteUser', { userCode: otherAdmin.userCode, version: 999 }, manager.cookie),
+      DELETE,
+    );
+  });
+
+  it('refuses a role manager’s stale grant with 403 and no record', async () => {
+    const manager = await t.userWith(['VIEW_ROLES', 'UPDATE_ROLE', 'VIEW_GENDERS']);
+    const target = await roleWith('Stale target', ['VIEW_GENDERS']);
+    const codes = await permissionCodes(t, 'VIEW_GENDERS', 'DELETE_USER');
+    await expectRefused(
+      () =>
+        t.post(
+          'UpdateRole',
+          { roleCode: target, roleName: 'Stale target', rolePermissions: codes, version: 999 },
+          manager.cookie,
+        ),
+      GRANT,
+    );
+  });
+
+  it('still answers a permitted stale write with 409 and the current record', async () => {
+    const manager = await t.userWith(USER_MANAGER);
+    const peer = await registered('stale-peer', manager.roleCode);
+    const res = await t.post(
+      'UpdateUser',
+      userBody(peer, { email: 'stale-peer-2@example.com', version: 999 }),
+      manager.cookie,
+    );
+    const body = expectEnvelope(res, 409);
+    expect(body.message).toMatch(/^This user was changed by admin at .* since you opened it$/);
+    expect(body.data).toMatchObject({ userCode: peer.userCode, email: 'stale-peer@example.com', version: 1 });
   });
 });
 

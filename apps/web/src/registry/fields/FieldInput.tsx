@@ -93,8 +93,9 @@ export function FieldInput({
       label={field.label}
       kind={field.kind}
       readOnly={readOnly}
+      disabled={delegated.locked}
       error={error}
-      help={field.help}
+      help={delegated.help ?? field.help}
       placeholder={field.placeholder}
       autoComplete={autoCompleteFor(field)}
     />

@@ -16,6 +16,8 @@ interface Props<V extends FieldValues> {
   label: string;
   kind?: TextKind;
   readOnly: boolean;
+  /** Not offered to this user (one's own password): shown greyed, its value left as it is. */
+  disabled?: boolean;
   error?: string;
   /** Guidance under the field, still shown (as guidance) under an error. */
   help?: string;
@@ -31,13 +33,14 @@ export function TextInput<V extends FieldValues>({
   label,
   kind = 'text',
   readOnly,
+  disabled = false,
   error,
   help,
   placeholder,
   autoComplete,
 }: Props<V>) {
   const password = usePasswordVisibility();
-  const required = useRequired(name) && !readOnly;
+  const required = useRequired(name) && !readOnly && !disabled;
   const isPassword = kind === 'password';
   const type = isPassword ? password.type : kind === 'textarea' ? undefined : kind;
   const helperFor = (message: string | undefined) =>
@@ -65,6 +68,7 @@ export function TextInput<V extends FieldValues>({
             label={label}
             type={type}
             required={required}
+            disabled={disabled}
             value={value}
             onChange={field.onChange}
             onBlur={field.onBlur}
