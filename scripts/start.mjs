@@ -55,8 +55,7 @@ for (const { workspace, output, sources } of targets) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-// As `npm run start -w @wfc/server` would: relative paths (DATA_DIR's default ./data) are the
-// server's, and `.env` is still read from where the command was started.
-process.env.INIT_CWD ??= process.cwd();
-process.chdir(join(root, 'apps/server'));
+// The working directory stays where npm runs root scripts, and npm names the folder the command
+// was started in (INIT_CWD): the server reads `.env` there and resolves relative paths (DATA_DIR's
+// default ./data) from it, as every other command does.
 await import(pathToFileURL(join(root, 'apps/server/dist/main.js')).href);

@@ -6,7 +6,9 @@ import { migrate } from './db/migrate.ts';
 import { loadDemoIfWanted } from './seed/demo-start.ts';
 import { makeServices, watchChanges } from './services.ts';
 
-const config = startupConfig();
+// Said through the log, once it exists, like everything else the server has to say.
+const notices: string[] = [];
+const config = startupConfig((message) => notices.push(message));
 const handle = await openDatabase({
   databaseUrl: config.DATABASE_URL,
   dataDir: config.DATA_DIR,
@@ -15,6 +17,9 @@ const handle = await openDatabase({
 await migrate(handle.db);
 const boot = await bootstrap(handle.db, config.ADMIN_PASSWORD);
 const app = await buildApp(makeServices(handle.db, config, await watchChanges(handle)));
+// Every start says where the data is: the first thing to check when the data looks wrong or gone.
+if (!config.DATABASE_URL) app.log.info(`Embedded database at ${config.DATA_DIR}`);
+for (const message of notices) app.log.warn(message);
 const created = adminCreatedMessage(boot);
 // Shown once, whatever LOG_LEVEL says: it is the only way in.
 if (created && ['trace', 'debug', 'info', 'warn'].includes(config.LOG_LEVEL)) app.log.warn(created);

@@ -1,19 +1,22 @@
+import { baseDir, resolvePath } from '../config/paths.ts';
 import { startupConfig } from '../config/startup.ts';
 import { BackupError, restoreDatabase, summariseTables } from '../db/backup.ts';
 
 /**
  * `npm run db:restore -- FILE [--force]`: replaces the database of DATABASE_URL or DATA_DIR with
- * the backup in FILE. Stop the console first: it must not write while its data is replaced.
+ * the backup in FILE (a relative FILE is from the folder the command was started in, as DATA_DIR
+ * is). Stop the console first: it must not write while its data is replaced.
  */
 const args = process.argv.slice(2);
 const force = args.includes('--force');
 const files = args.filter((a) => a !== '--force');
-const [file] = files;
-if (!file || files.length !== 1 || file.startsWith('-')) {
+const [named] = files;
+if (!named || files.length !== 1 || named.startsWith('-')) {
   console.error('Usage: npm run db:restore -- FILE [--force]');
   process.exit(1);
 }
 const config = startupConfig();
+const file = resolvePath(baseDir(), named);
 const target = { databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR };
 try {
   await restoreDatabase(target, file, force);

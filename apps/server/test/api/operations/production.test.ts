@@ -1,64 +1,21 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scratchPgDatabase } from '../../support/db.ts';
+import { exec, startServer } from '../../support/processes.ts';
 
 /*
  * The console as production runs it: `npm run package` makes an installation with the runtime
- * dependencies only, and `npm start` there runs the compiled server, on a new embedded database,
- * or with DATABASE_URL set on a new PostgreSQL database (after `node apps/server/dist/migrate.js`).
- * A SIGTERM sent to `npm start`, as a process manager sends it, must stop the server too.
+ * dependencies only, and `npm start` there runs the compiled server, on a new embedded database
+ * (DATA_DIR unset: `data` in the installation's folder), or with DATABASE_URL set on a new
+ * PostgreSQL database (after `node apps/server/dist/migrate.js`). A SIGTERM sent to `npm start`,
+ * as a process manager sends it, must stop the server too.
  */
 
 const ROOT = fileURLToPath(new URL('../../../../../', import.meta.url));
 const PASSWORD = 'change-me-admin-1';
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-const exec = (file: string, args: string[], opts: { cwd: string; env?: Record<string, string> }) =>
-  new Promise<Run>((resolve) => {
-    execFile(
-      file,
-      args,
-      {
-        cwd: opts.cwd,
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...opts.env },
-        timeout: 300_000,
-      },
-      (err, stdout, stderr) =>
-        resolve({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr }),
-    );
-  });
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-
-async function untilReady(url: string, server: ChildProcess): Promise<Response> {
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline && server.exitCode === null) {
-    try {
-      const res = await fetch(`${url}/api/health/ready`);
-      if (res.status === 200) return res;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error('the server did not become ready');
-}
 
 let dir: string;
 let dropDatabase: (() => Promise<void>) | undefined;
@@ -93,15 +50,7 @@ describe('a production installation', () => {
   it(`starts with npm start on ${process.env.DATABASE_URL ? 'PostgreSQL' : 'the embedded database'}, serves, and stops on SIGTERM`, {
     timeout: 240_000,
   }, async () => {
-    const port = await freePort();
-    const env: Record<string, string> = {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: join(dir, 'data'),
-      ADMIN_PASSWORD: PASSWORD,
-    };
+    const env: Record<string, string> = { ADMIN_PASSWORD: PASSWORD };
     let password = PASSWORD;
     if (process.env.DATABASE_URL) {
       const scratch = await scratchPgDatabase(process.env.DATABASE_URL, 'wfc_production');
@@ -114,19 +63,10 @@ describe('a production installation', () => {
       expect(password).not.toBe('');
     }
 
-    const server = spawn('npm', ['start'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    server.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    server.stderr?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    const exited = new Promise<number | null>((resolve) => server.on('exit', (code) => resolve(code)));
-    const url = `http://127.0.0.1:${port}`;
+    const server = await startServer('npm', ['start'], { cwd: dir, env });
+    const url = server.url;
     try {
-      const ready = await untilReady(url, server);
-      expect(await ready.json()).toEqual({ statusCode: 200, message: 'Ready' });
+      expect(server.ready).toEqual({ statusCode: 200, message: 'Ready' });
       const page = await fetch(`${url}/`);
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('<div id="root">');
@@ -135,12 +75,14 @@ describe('a production installation', () => {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ username: 'admin', password }),
       });
-      expect(login.status, output).toBe(200);
+      expect(login.status, server.output()).toBe(200);
+      if (!process.env.DATABASE_URL) {
+        expect(server.messages()).toContain(`Embedded database at ${join(dir, 'data')}`);
+      }
     } finally {
-      server.kill('SIGTERM');
+      await server.stop();
     }
-    await exited;
-    expect(output).toContain('SIGTERM: draining requests');
+    expect(server.output()).toContain('SIGTERM: draining requests');
     // No orphan: nothing answers on the port any more.
     await expect(fetch(`${url}/api/health/live`)).rejects.toThrow();
   });
