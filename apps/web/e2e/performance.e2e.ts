@@ -154,6 +154,56 @@ describe('the performance snapshot', () => {
     await page.context().close();
   });
 
+  it('keeps every keystroke: click-then-type, double-click-then-type, type after Enter and after a paste', async () => {
+    const day = '2024-03-12';
+    const page = await e2e.newPage();
+    await e2e.login(page);
+    const scores = (person: string, values: number[]) => ({
+      employeeCode: employeeCode[person],
+      date: day,
+      performancePerSkill: SKILLS.map((title, i) => ({
+        skillCode: skillCode[title],
+        pointsEarned: i < values.length ? String(values[i]) : '',
+        totalPoints: 10,
+      })),
+    });
+    const seeded = await page.request.post('/api/CreateUpdatePerformances', {
+      data: { performances: [scores('Amelia Hart', [9, 4, 2]), scores('Bruno Costa', [3, 3, 3])] },
+    });
+    expect(seeded.status()).toBe(200);
+    await page.goto(`/performance-snapshot?date=${day}`);
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
+    const first = cell(page, 'Communication', 'Amelia Hart');
+    // The first cell has focus with its value selected; a click on it puts the caret after the 9.
+    await expect.poll(() => first.evaluate((el) => el === document.activeElement)).toBe(true);
+    await first.click();
+    await page.keyboard.type('7');
+    expect(await first.inputValue()).toBe('7');
+    await cell(page, 'Punctuality', 'Amelia Hart').dblclick();
+    await page.keyboard.type('8');
+    expect(await cell(page, 'Punctuality', 'Amelia Hart').inputValue()).toBe('8');
+    await cell(page, 'Quality', 'Amelia Hart').click();
+    await page.keyboard.type('6');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('5');
+    expect(await cell(page, 'Quality', 'Bruno Costa').inputValue()).toBe('5');
+    await pasteInto(page, 'Safety', 'Amelia Hart', '6');
+    expect(await cell(page, 'Safety', 'Amelia Hart').inputValue()).toBe('6');
+    await page.keyboard.type('1');
+    expect(await cell(page, 'Safety', 'Amelia Hart').inputValue()).toBe('1');
+    // Once typing has begun, the next digit extends the value: 1 then 0 is 10.
+    await page.keyboard.type('0');
+    expect(await cell(page, 'Safety', 'Amelia Hart').inputValue()).toBe('10');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await toast(page, 'Performances saved successfully').waitFor();
+    await page.reload();
+    const amelia = rowOf(page, 'Amelia Hart');
+    await amelia.waitFor();
+    expect((await amelia.getByRole('cell').allTextContents()).slice(1, 5)).toEqual(['7', '8', '6', '10']);
+    expect((await rowOf(page, 'Bruno Costa').getByRole('cell').allTextContents())[3]).toBe('5');
+    await page.context().close();
+  });
+
   it('downloads Performance_Report.csv with every employee, not only the page shown', async () => {
     const page = await e2e.newPage();
     await e2e.login(page);

@@ -1,5 +1,5 @@
 import Box from '@mui/material/Box';
-import { type ClipboardEvent, type KeyboardEvent, memo } from 'react';
+import { type ClipboardEvent, type KeyboardEvent, memo, useRef } from 'react';
 import type { CellPos, MoveKey } from './grid';
 
 export interface ScoreCellHandlers {
@@ -33,6 +33,17 @@ function leavesCell(el: HTMLInputElement, key: string): boolean {
   return key === 'ArrowLeft' ? start === 0 && end === 0 : start === el.value.length;
 }
 
+/**
+ * What a keystroke does to a cell that was just selected (focused, clicked or pasted into) and not
+ * typed in since, as in a spreadsheet: a character replaces the whole value, Backspace and Delete
+ * clear it. Undefined: the keystroke is the browser's (editing within the value, or a move).
+ */
+export function freshCellKeystroke(e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'altKey'>) {
+  if (e.ctrlKey || e.metaKey || e.altKey) return undefined;
+  if (e.key === 'Backspace' || e.key === 'Delete') return '';
+  return e.key.length === 1 ? e.key : undefined;
+}
+
 /** One score input; memoised because a grid holds hundreds of them and a keystroke changes one. */
 export const ScoreCell = memo(function ScoreCell({
   row,
@@ -47,8 +58,19 @@ export const ScoreCell = memo(function ScoreCell({
   handlers,
 }: Props) {
   const pos: CellPos = { row, col };
+  // Whether the next character replaces the value. A click on a focused cell puts the caret in the
+  // middle of the value, where a typed score would be appended and refused (9 then 7 gives 97).
+  const fresh = useRef(true);
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
     const key = e.key;
+    const replacement = fresh.current ? freshCellKeystroke(e) : undefined;
+    if (replacement !== undefined) {
+      e.preventDefault();
+      fresh.current = false;
+      handlers.onInput(pos, replacement);
+      return;
+    }
+    if (key.length === 1 || key === 'Backspace' || key === 'Delete') fresh.current = false;
     if (key === 'Enter') {
       e.preventDefault();
       handlers.onMove(pos, e.shiftKey ? 'ShiftEnter' : 'Enter');
@@ -62,6 +84,7 @@ export const ScoreCell = memo(function ScoreCell({
   };
   const onPaste = (e: ClipboardEvent<HTMLInputElement>) => {
     e.preventDefault();
+    fresh.current = true;
     handlers.onPaste(pos, e.clipboardData.getData('text/plain'));
   };
   return (
@@ -81,7 +104,13 @@ export const ScoreCell = memo(function ScoreCell({
       onChange={(e) => handlers.onInput(pos, e.currentTarget.value)}
       onKeyDown={onKeyDown}
       onPaste={onPaste}
-      onFocus={(e) => e.currentTarget.select()}
+      onFocus={(e) => {
+        fresh.current = true;
+        e.currentTarget.select();
+      }}
+      onMouseDown={() => {
+        fresh.current = true;
+      }}
       sx={(theme) => ({
         width: '100%',
         minWidth: 0,

@@ -13,6 +13,7 @@ import {
   planPaste,
   withCell,
 } from '../../src/performance/grid';
+import { freshCellKeystroke } from '../../src/performance/ScoreCell';
 import { serverCellErrors } from '../../src/performance/serverErrors';
 
 const SKILLS = ['S1', 'S2', 'S3'];
@@ -169,5 +170,25 @@ describe('serverCellErrors', () => {
         ['E2|S1', 'Skill not found'],
       ]),
     );
+  });
+});
+
+describe('freshCellKeystroke', () => {
+  const key = (k: string, mods: Partial<Record<'ctrlKey' | 'metaKey' | 'altKey', boolean>> = {}) =>
+    freshCellKeystroke({ key: k, ctrlKey: false, metaKey: false, altKey: false, ...mods });
+
+  it('a character replaces the value; Backspace and Delete clear it', () => {
+    expect(key('7')).toBe('7');
+    expect(key('x')).toBe('x');
+    expect(key('Backspace')).toBe('');
+    expect(key('Delete')).toBe('');
+  });
+
+  it('moves, shortcuts and other keys are left to the browser', () => {
+    for (const k of ['Enter', 'Tab', 'ArrowLeft', 'ArrowDown', 'Shift', 'F2'])
+      expect(key(k), k).toBeUndefined();
+    expect(key('v', { ctrlKey: true })).toBeUndefined();
+    expect(key('c', { metaKey: true })).toBeUndefined();
+    expect(key('1', { altKey: true })).toBeUndefined();
   });
 });
