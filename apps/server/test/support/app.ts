@@ -16,7 +16,8 @@ export const ADMIN_PASSWORD = 'admin-password-1';
 
 export interface TestApp {
   app: FastifyInstance;
-  handle: DbHandle;
+  /** `url`: the PostgreSQL database's, when DATABASE_URL is set. */
+  handle: DbHandle & { url?: string };
   services: Services;
   /** Signs in and returns the Cookie header value. */
   login(username?: string, password?: string): Promise<string>;
