@@ -17,6 +17,7 @@ import { authRoutes } from './account/routes.ts';
 import type { Config } from './config/config.ts';
 import { BODY_LIMIT, registerBodyParsers } from './http/body.ts';
 import { registerErrorHandling } from './http/errors.ts';
+import { safeLogging } from './http/logging.ts';
 import { MULTIPART_LIMITS } from './http/multipart.ts';
 import { buildOpenApi } from './http/openapi.ts';
 import { echoRequestIds, REQUEST_ID_HEADER, requestIdFor } from './http/request-id.ts';
@@ -41,19 +42,9 @@ export const allRoutes = (): ApiRoute[] => [
  * into `stream` instead when given (tests read them). Every line of a request carries its id.
  */
 function loggerOptions(config: Config, stream?: DestinationStream): FastifyServerOptions['logger'] {
-  const common = {
-    level: config.LOG_LEVEL,
-    redact: {
-      paths: [
-        'req.headers.cookie',
-        'req.headers.authorization',
-        'res.headers["set-cookie"]',
-        '*.password',
-        'password',
-      ],
-      censor: '[redacted]',
-    },
-  };
+  // No secret or personal data in any line: requests by method and path, errors without the
+  // values they carry, secret-named fields redacted (http/logging.ts).
+  const common = { level: config.LOG_LEVEL, ...safeLogging };
   if (stream) return { ...common, stream };
   if (!process.stdout.isTTY || config.LOG_LEVEL === 'silent') return common;
   return {
