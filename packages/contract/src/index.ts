@@ -7,4 +7,5 @@ export * from './permissions.ts';
 export * from './query.ts';
 export * from './resources/index.ts';
 export { lookupSchema, referenceSchema } from './resources/record-parts.ts';
+export * from './return-path.ts';
 export * from './session.ts';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { signInOptionsSchema } from '@wfc/contract';
+import { safeReturnPath, signInOptionsSchema } from '@wfc/contract';
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import * as oidc from 'openid-client';
@@ -15,7 +15,6 @@ import { defineRoute, publicAccess } from '../http/routes.ts';
 import type { Services } from '../services.ts';
 import { recordAccountEvent } from './events.ts';
 import { mfaEnabled, openChallenge } from './mfa.ts';
-import { safeReturnPath } from './return-path.ts';
 import { startSession } from './sign-in.ts';
 import { identityUsed, linkedUser, linkIdentity, userByName } from './sso-links.ts';
 import { providerCheckedSecondFactor, providerUsername } from './sso-rules.ts';

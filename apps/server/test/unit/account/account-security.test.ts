@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { safeReturnPath } from '../../../src/account/return-path.ts';
 import { deriveKey, open, seal } from '../../../src/auth/secret-box.ts';
 import {
   hashRecoveryCode,
@@ -94,37 +93,6 @@ describe('common passwords (offline list)', () => {
     }
     expect(isCommonPassword('violet-harbour-lantern-7')).toBe(false);
     expect(COMMON_PASSWORD_MESSAGE).toBe('This password is too common');
-  });
-});
-
-describe('the page a single sign-on returns to', () => {
-  it('is a path on this origin, else home', () => {
-    expect(safeReturnPath('/registry/genders?page=2#top')).toBe('/registry/genders?page=2#top');
-    for (const bad of [
-      undefined,
-      '',
-      'https://evil.example',
-      '//evil.example',
-      '/\\evil.example',
-      '/\tevil',
-      'javascript:alert(1)',
-      '/login',
-      '/login?next=/x',
-      '/api/logout',
-      `/${'a'.repeat(2001)}`,
-    ]) {
-      expect(safeReturnPath(bad), String(bad)).toBe('/');
-    }
-  });
-  it('never returns anything but a single-slash path (fast-check)', () => {
-    fc.assert(
-      fc.property(fc.string(), (s) => {
-        const out = safeReturnPath(s);
-        expect(out === '/' || (out.startsWith('/') && !out.startsWith('//') && !out.includes('\\'))).toBe(
-          true,
-        );
-      }),
-    );
   });
 });
 
