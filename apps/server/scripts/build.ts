@@ -31,7 +31,7 @@ await build({
   splitting: true,
   format: 'esm',
   platform: 'node',
-  target: 'node20.19',
+  target: 'node22.12',
   sourcemap: true,
   // Demo data (faker, the geography list) is loaded lazily, only when demo data is wanted, so a
   // production install without the development dependencies starts without them.

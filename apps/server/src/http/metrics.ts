@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { VERSION } from '../version.ts';
 
 /** The PostgreSQL pool at one moment. */
 export interface PoolUse {
@@ -70,6 +71,14 @@ export class Metrics {
       registers,
     });
     for (const outcome of SIGN_IN_OUTCOMES) this.signIns.inc({ outcome }, 0);
+    // Always 1: its labels say which release runs on which Node.js, so a dashboard can join them
+    // to any other series of the instance (a rolling upgrade shows both releases side by side).
+    new Gauge({
+      name: 'wfc_build_info',
+      help: 'The release this instance runs (version) and the Node.js running it (node); always 1',
+      labelNames: ['version', 'node'],
+      registers,
+    }).set({ version: VERSION, node: process.versions.node }, 1);
     const { cache, sessions, pool } = sources;
     // A cache's hits and misses since the app was made, read at each scrape.
     const hitsAndMisses = (

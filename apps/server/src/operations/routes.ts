@@ -1,9 +1,11 @@
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import { pendingMigrations } from '../db/migrate.ts';
 import { ApiError } from '../http/envelope.ts';
 import { pgError } from '../http/errors.ts';
 import { bearerMatches } from '../http/metrics.ts';
 import { defineRoute, publicAccess } from '../http/routes.ts';
+import { VERSION } from '../version.ts';
 
 /*
  * What operators and their tools call: health checks for process managers and load balancers,
@@ -14,16 +16,17 @@ import { defineRoute, publicAccess } from '../http/routes.ts';
 const healthRoute = defineRoute({
   method: 'GET',
   path: 'health',
-  summary: 'Whether the server and its database answer',
+  summary: 'Whether the server and its database answer, and which release the server is',
   tag: 'Health',
   access: publicAccess,
+  response: z.object({ version: z.string().describe('The release, a semantic version (CHANGELOG.md)') }),
   async handler({ services }) {
     try {
       await services.db.execute(sql`select 1`);
     } catch {
       throw new ApiError(503, 'Database unavailable');
     }
-    return { message: 'OK' };
+    return { message: 'OK', data: { version: VERSION } };
   },
 });
 

@@ -1,6 +1,6 @@
 import { PICTURE_TYPE_MESSAGE, PROFILE_PICTURE_MAX_PIXELS } from '@wfc/contract';
 import pLimit from 'p-limit';
-import sharp from 'sharp';
+import sharp, { type FormatEnum } from 'sharp';
 import { ApiError } from '../http/envelope.ts';
 import type { UploadedFile } from '../http/multipart.ts';
 import { API_PREFIX } from '../http/routes.ts';
@@ -77,7 +77,7 @@ async function decodePicture(file: UploadedFile): Promise<ProcessedPicture> {
     const original = await input
       .clone()
       .resize({ width: 2048, height: 2048, fit: 'inside', withoutEnlargement: true })
-      .toFormat(format as keyof sharp.FormatEnum)
+      .toFormat(format as keyof FormatEnum)
       .toBuffer();
     const thumbnail = await input
       .clone()

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/app.ts';
@@ -10,11 +11,35 @@ import { checkAgainstDescription } from '../../support/openapi-check.ts';
 
 const t = sharedTestApp();
 
+const SERVER_VERSION: string = JSON.parse(
+  readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'),
+).version;
+/** semver.org's own pattern for a version (pre-release and build parts included). */
+const SEMVER =
+  /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
+
 describe('health endpoints', () => {
   it('live, ready and the combined check answer 200 while all is well, to anyone', async () => {
     expect(expectEnvelope(await t.get('health/live'), 200)).toEqual({ statusCode: 200, message: 'OK' });
     expect(expectEnvelope(await t.get('health/ready'), 200)).toEqual({ statusCode: 200, message: 'Ready' });
-    expect(expectEnvelope(await t.get('health'), 200)).toEqual({ statusCode: 200, message: 'OK' });
+    expect(expectEnvelope(await t.get('health'), 200)).toEqual({
+      statusCode: 200,
+      message: 'OK',
+      data: { version: SERVER_VERSION },
+    });
+  });
+
+  it('the combined check names the release: the semantic version every package carries', () => {
+    expect(SERVER_VERSION).toMatch(SEMVER);
+    for (const manifest of [
+      '../../../../../package.json',
+      '../../../../web/package.json',
+      '../../../../../packages/contract/package.json',
+    ]) {
+      expect(JSON.parse(readFileSync(new URL(manifest, import.meta.url), 'utf8')).version, manifest).toBe(
+        SERVER_VERSION,
+      );
+    }
   });
 
   it('ready answers 503 while a migration this build carries is not applied', async () => {

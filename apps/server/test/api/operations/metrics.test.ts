@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sharedTestApp } from '../../support/app.ts';
@@ -127,6 +128,16 @@ describe('with METRICS_TOKEN', () => {
       expect(sample(res.body, 'wfc_db_pool_max_connections')).toBe(5);
       expect(sample(res.body, 'wfc_db_pool_connections', { state: 'idle' })).toBeGreaterThanOrEqual(0);
     }
+  });
+
+  it('names the release and the Node.js running it in wfc_build_info, always 1', async () => {
+    const text = await scrape();
+    expect(families(text)).toContain('wfc_build_info gauge');
+    const version = JSON.parse(
+      await readFile(new URL('../../../package.json', import.meta.url), 'utf8'),
+    ).version;
+    expect(sample(text, 'wfc_build_info', { version, node: process.versions.node })).toBe(1);
+    expect(text.match(/^wfc_build_info\{/gm)).toHaveLength(1);
   });
 
   it('counts requests and their durations by route pattern and status, never by raw URL', async () => {
