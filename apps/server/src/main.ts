@@ -2,6 +2,7 @@ import { buildApp } from './app.ts';
 import { adminCreatedMessage, bootstrap } from './bootstrap.ts';
 import { startupConfig } from './config/startup.ts';
 import { openDatabase } from './db/client.ts';
+import { exitIfInUse } from './db/data-dir-lock.ts';
 import { migrate } from './db/migrate.ts';
 import { loadDemoIfWanted } from './seed/demo-start.ts';
 import { makeServices, watchChanges } from './services.ts';
@@ -13,7 +14,8 @@ const handle = await openDatabase({
   databaseUrl: config.DATABASE_URL,
   dataDir: config.DATA_DIR,
   poolSize: config.PG_POOL_SIZE,
-});
+  serveBackups: true,
+}).catch(exitIfInUse);
 await migrate(handle.db);
 const boot = await bootstrap(handle.db, config.ADMIN_PASSWORD);
 const app = await buildApp(makeServices(handle.db, config, await watchChanges(handle)));

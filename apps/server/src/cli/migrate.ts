@@ -1,10 +1,13 @@
 import { adminCreatedMessage, bootstrap } from '../bootstrap.ts';
 import { startupConfig } from '../config/startup.ts';
 import { openDatabase } from '../db/client.ts';
+import { exitIfInUse } from '../db/data-dir-lock.ts';
 import { migrate } from '../db/migrate.ts';
 
 const config = startupConfig();
-const handle = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+const handle = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }).catch(
+  exitIfInUse,
+);
 try {
   const ran = await migrate(handle.db);
   const boot = await bootstrap(handle.db, config.ADMIN_PASSWORD);

@@ -1,11 +1,13 @@
 import { baseDir, resolvePath } from '../config/paths.ts';
 import { startupConfig } from '../config/startup.ts';
 import { BackupError, restoreDatabase, summariseTables } from '../db/backup.ts';
+import { DataDirInUseError } from '../db/data-dir-lock.ts';
 
 /**
  * `npm run db:restore -- FILE [--force]`: replaces the database of DATABASE_URL or DATA_DIR with
  * the backup in FILE (a relative FILE is from the folder the command was started in, as DATA_DIR
- * is). Stop the console first: it must not write while its data is replaced.
+ * is). Stop the console first: it must not write while its data is replaced (on the embedded
+ * database, a directory a process holds is refused).
  */
 const args = process.argv.slice(2);
 const force = args.includes('--force');
@@ -24,7 +26,7 @@ try {
   const rows = tables.reduce((sum, t) => sum + t.rows, 0);
   console.log(`Restored ${file}: ${tables.length} tables, ${rows} rows`);
 } catch (err) {
-  if (!(err instanceof BackupError)) throw err;
+  if (!(err instanceof BackupError || err instanceof DataDirInUseError)) throw err;
   console.error(err.message);
   process.exitCode = 1;
 }

@@ -1,15 +1,29 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { open, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { channelOf, parseChannel, requestBackup } from './backup-channel.ts';
 import { openEmbedded } from './client.ts';
+import {
+  CHANNEL_FILE,
+  DataDirInUseError,
+  isOwnerFile,
+  type LockHolder,
+  lockDataDir,
+} from './data-dir-lock.ts';
+import { dumpEmbedded, loadableTarball } from './embedded-dump.ts';
 
 /*
  * Backups in each database's own format: a PostgreSQL server's with pg_dump's custom format (read
  * back by pg_restore, which must be of the server's major version or newer), the embedded
  * database's as PGlite's data-directory tarball (gzip). Both are whole-database copies, taken
- * while the data is consistent: pg_dump works from one snapshot, so the console may keep running;
- * the embedded database belongs to one process, so the console must be stopped first.
+ * while the data is consistent: pg_dump works from one snapshot, so the console may keep running.
+ * The embedded database belongs to the one process that holds its directory's lock
+ * (db/data-dir-lock.ts): with nobody holding it, the command opens it and copies it; while the
+ * server runs, the server copies it (db/backup-channel.ts); while any other command runs, it is
+ * refused. A restore needs the directory unheld, and empty or --force.
  */
 
 /** Where the database is: the same two settings the server reads. */
@@ -104,13 +118,77 @@ function run(command: string, args: readonly string[], env: Record<string, strin
   });
 }
 
-async function isEmptyDir(dir: string): Promise<boolean> {
-  if (!existsSync(dir)) return true;
-  return (await readdir(dir)).length === 0;
+/** What the embedded database's directory holds besides the files of the process holding it. */
+async function databaseFiles(dir: string): Promise<string[]> {
+  if (!existsSync(dir)) return [];
+  return (await readdir(dir)).filter((name) => !isOwnerFile(name));
 }
 
-/** Writes a backup of the database to `file`; answers its size in bytes. */
-export async function backupDatabase(target: BackupTarget, file: string): Promise<number> {
+const holdsDatabase = (dir: string) => existsSync(join(dir, 'PG_VERSION'));
+
+/** The embedded database opened by this process, which holds its directory meanwhile. */
+async function withEmbedded<T>(dataDir: string, use: (db: PGlite) => Promise<T>): Promise<T> {
+  const lock = await lockDataDir(dataDir);
+  try {
+    // Opening a directory without one would create a database there.
+    if (!holdsDatabase(dataDir)) throw new BackupError(`There is no embedded database in ${dataDir}`);
+    const db = await openEmbedded(dataDir);
+    try {
+      return await use(db);
+    } finally {
+      await db.close();
+    }
+  } finally {
+    await lock.release();
+  }
+}
+
+/** Written whole under another name, then renamed: `file` is never half a backup. */
+async function writeWhole(file: string, bytes: Uint8Array): Promise<void> {
+  const temp = `${file}.${process.pid}.partial`;
+  try {
+    // Owner only: the backup holds password hashes and the key two-factor secrets are sealed with.
+    await writeFile(temp, bytes, { mode: 0o600 });
+    await rename(temp, file);
+  } catch (err) {
+    await rm(temp, { force: true });
+    throw err;
+  }
+}
+
+/** The backup of an embedded database the running server holds: asked of the server. */
+async function askHolder(dataDir: string, holder: LockHolder): Promise<Uint8Array> {
+  const channelFile = join(dataDir, CHANNEL_FILE);
+  const info = parseChannel(await readFile(channelFile, 'utf8').catch(() => ''));
+  const held = `The embedded database in ${dataDir} is in use by process ${holder.pid} (started ${holder.started})`;
+  if (!channelOf(info, holder)) {
+    throw new BackupError(
+      `${held}, which does not take backups: only a running console does. Run the backup again once that process has finished.`,
+    );
+  }
+  try {
+    const answer = await requestBackup(info);
+    if (answer.ok) return answer.backup;
+    throw new BackupError(
+      answer.status === 503
+        ? `${held}, which is stopping and took no backup (${answer.reason}). Run the backup again once it has stopped.`
+        : `${held}, which refused the backup (HTTP ${answer.status}): ${channelFile} may be left from an earlier start.`,
+    );
+  } catch (err) {
+    if (err instanceof BackupError) throw err;
+    throw new BackupError(`${held}, which did not answer for a backup: ${(err as Error).message}`);
+  }
+}
+
+/** A backup written to `file`: its size, and the server that took it, if one did. */
+export interface BackupResult {
+  bytes: number;
+  takenBy?: LockHolder;
+}
+
+/** Writes a backup of the database to `file`. */
+export async function backupDatabase(target: BackupTarget, file: string): Promise<BackupResult> {
+  let takenBy: LockHolder | undefined;
   if (target.databaseUrl) {
     const connection = pgToolConnection(target.databaseUrl);
     await run(
@@ -119,20 +197,22 @@ export async function backupDatabase(target: BackupTarget, file: string): Promis
       connection.env,
     );
   } else {
-    if (await isEmptyDir(target.dataDir)) {
+    if (!holdsDatabase(target.dataDir)) {
       throw new BackupError(`There is no embedded database in ${target.dataDir} to back up`);
     }
-    const db = await openEmbedded(target.dataDir);
+    let backup: Uint8Array;
     try {
-      const tarball = await db.dumpDataDir('gzip');
-      await writeFile(file, new Uint8Array(await tarball.arrayBuffer()));
-    } finally {
-      await db.close();
+      backup = await withEmbedded(target.dataDir, dumpEmbedded);
+    } catch (err) {
+      if (!(err instanceof DataDirInUseError) || !err.holder) throw err;
+      takenBy = err.holder;
+      backup = await askHolder(target.dataDir, err.holder);
     }
+    await writeWhole(file, backup);
   }
   const handle = await open(file);
   try {
-    return (await handle.stat()).size;
+    return { bytes: (await handle.stat()).size, takenBy };
   } finally {
     await handle.close();
   }
@@ -204,16 +284,26 @@ export async function restoreDatabase(target: BackupTarget, file: string, force:
     );
     return;
   }
-  if (!(await isEmptyDir(target.dataDir))) {
-    if (!force) {
-      throw new BackupError(
-        `The embedded database in ${target.dataDir} is not empty: add --force to replace it`,
+  // Only into a directory no process holds: the restore replaces the files under it.
+  const lock = await lockDataDir(target.dataDir);
+  try {
+    const present = await databaseFiles(target.dataDir);
+    if (present.length > 0) {
+      if (!force) {
+        throw new BackupError(
+          `The embedded database in ${target.dataDir} is not empty: add --force to replace it`,
+        );
+      }
+      await Promise.all(
+        present.map((name) => rm(join(target.dataDir, name), { recursive: true, force: true })),
       );
     }
-    await rm(target.dataDir, { recursive: true, force: true });
+    const tarball = await loadableTarball(new Uint8Array(await readFile(file)));
+    const db = await openEmbedded(target.dataDir, new Blob([tarball]));
+    await db.close();
+  } finally {
+    await lock.release();
   }
-  const db = await openEmbedded(target.dataDir, new Blob([new Uint8Array(await readFile(file))]));
-  await db.close();
 }
 
 /** One table's contents in brief: its row count and a digest of its rows in a fixed order. */
@@ -250,10 +340,7 @@ export async function summariseTables(target: BackupTarget): Promise<Record<stri
       await client.end();
     }
   }
-  const db = await openEmbedded(target.dataDir);
-  try {
-    return await summarise(<R>(sql: string) => db.query<R>(sql).then((r) => r.rows));
-  } finally {
-    await db.close();
-  }
+  return withEmbedded(target.dataDir, (db) =>
+    summarise(<R>(sql: string) => db.query<R>(sql).then((r) => r.rows)),
+  );
 }

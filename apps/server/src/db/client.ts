@@ -5,7 +5,10 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import { DEFAULT_PG_POOL_SIZE } from '../config/config.ts';
+import { serveBackups } from './backup-channel.ts';
 import type { ChannelHandlers } from './changes.ts';
+import { dumpEmbedded } from './embedded-dump.ts';
+import { takeDataDir } from './embedded-init.ts';
 import { type Explain, statementRecorder } from './read-audit.ts';
 import * as schema from './schema/index.ts';
 
@@ -38,6 +41,8 @@ export interface DbOptions {
   /** The embedded database's starting content: a data-directory tarball, as its backups hold. */
   loadDataDir?: Blob;
   poolSize?: number;
+  /** The server's: answer `npm run db:backup` while it has the embedded database open. */
+  serveBackups?: boolean;
 }
 
 /** The embedded database (PGlite) with the extensions the migrations use. */
@@ -73,7 +78,14 @@ export async function openDatabase(opts: DbOptions): Promise<DbHandle> {
       close: () => pool.end(),
     };
   }
-  const client = await openEmbedded(opts.dataDir, opts.loadDataDir);
+  // One process at a time: a second one would corrupt it (db/data-dir-lock.ts).
+  const lock = await takeDataDir(opts.dataDir, !opts.loadDataDir);
+  const client = await openEmbedded(opts.dataDir, opts.loadDataDir).catch(async (err: unknown) => {
+    await lock?.release();
+    throw err;
+  });
+  const backups =
+    lock && opts.serveBackups ? await serveBackups(opts.dataDir, () => dumpEmbedded(client)) : undefined;
   const db = drizzlePglite(client, { schema, logger: statementRecorder }) as unknown as Database;
   return {
     db,
@@ -90,7 +102,14 @@ export async function openDatabase(opts: DbOptions): Promise<DbHandle> {
         },
       };
     },
-    close: () => client.close(),
+    async close() {
+      await backups?.close();
+      try {
+        await client.close();
+      } finally {
+        await lock?.release();
+      }
+    },
   };
 }
 

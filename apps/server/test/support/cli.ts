@@ -11,6 +11,14 @@ const SERVER_SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 /** tsx's loader by its absolute URL, so that a script runs from any working directory. */
 const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
+/** The command line (after node) that runs an entry point from its TypeScript source. */
+export const entryPointArgs = (script: string, args: readonly string[] = []): string[] => [
+  '--import',
+  TSX_LOADER,
+  join(SERVER_SRC, script),
+  ...args,
+];
+
 export interface ScriptRun {
   code: number | null;
   stdout: string;
@@ -29,7 +37,7 @@ export function runEntryPoint(
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', TSX_LOADER, join(SERVER_SRC, script), ...(options.args ?? [])],
+      entryPointArgs(script, options.args),
       {
         cwd: options.cwd ?? tmpdir(),
         env: { PATH: process.env.PATH ?? '', ...options.env },
