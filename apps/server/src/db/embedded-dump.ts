@@ -44,8 +44,8 @@ export function withoutEntries(tar: Uint8Array, drop: (name: string) => boolean)
   return out;
 }
 
-/** Pure: the database's own files, not the holder's, at the top of the data directory. */
-export const isHolderEntry = (name: string) => !name.includes('/') && isOwnerFile(name);
+/** Pure: whether an entry is (or lies in) a file of the holder's at the top of the data directory. */
+export const isHolderEntry = (name: string) => isOwnerFile(name.split('/')[0] ?? '');
 
 const gzipped = promisify(gzip);
 const gunzipped = promisify(gunzip);
@@ -65,7 +65,7 @@ export async function dumpEmbedded(client: PGlite): Promise<Uint8Array> {
   return new Uint8Array(await gzipped(withoutEntries(tar, isHolderEntry)));
 }
 
-/** A backup file's tarball, ready to load, without any holder's files (older backups may hold some). */
+/** A backup file's tarball, ready to load, without any holder's files (a tarball made by hand may hold some). */
 export async function loadableTarball(backup: Uint8Array): Promise<Uint8Array> {
   const gzip = backup[0] === 0x1f && backup[1] === 0x8b;
   const tar = gzip ? new Uint8Array(await gunzipped(backup)) : backup;

@@ -17,10 +17,10 @@ const MARKER = 'PG_VERSION';
 
 /** Creates the embedded database in `dataDir` (held by this process) unless it holds one. */
 export async function createIfNew(dataDir: string): Promise<void> {
-  if (existsSync(join(dataDir, MARKER))) return;
   const fresh = join(dataDir, NEW_DATABASE);
-  // What a process that stopped halfway through left behind: no marker, so no database.
+  // What a process that stopped halfway through creating one left behind.
   await rm(fresh, { recursive: true, force: true });
+  if (existsSync(join(dataDir, MARKER))) return;
   const db = await PGlite.create({ dataDir: fresh });
   await db.close();
   const names = (await readdir(fresh)).filter((name) => name !== MARKER);

@@ -23,6 +23,8 @@ const files: Record<string, string | Buffer> = {
   // Past ustar's 100-character name field: the path is split into its prefix field.
   [`${'deep/'.repeat(25)}file`]: 'deep\n',
   'nested/console.lock': 'a database file that happens to be called so\n',
+  // Left by a process that stopped while creating a database (db/embedded-init.ts).
+  'console.lock.new/base/1/1259': 'half made\n',
 };
 
 beforeAll(async () => {
@@ -52,7 +54,7 @@ describe('withoutEntries', () => {
     it(`drops the holder's files of a ${format} archive and keeps the rest intact`, async () => {
       const kept = withoutEntries(archive(format), isHolderEntry);
       const expected = Object.keys(files)
-        .filter((name) => name !== 'console.lock' && name !== 'console.channel')
+        .filter((name) => !/^console\.(lock|channel)/.test(name))
         .sort();
       expect(listing(kept)).toEqual(expected);
       const out = join(dir, `out-${format}`);
