@@ -5,7 +5,7 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import Typography from '@mui/material/Typography';
-import type { ProfileRecord, ResourceDef } from '@wfc/contract';
+import type { ResourceDef } from '@wfc/contract';
 import { useState } from 'react';
 import { Spinner } from '../ui/Spinner';
 import { ConfirmDeleteDialog } from './ConfirmDeleteDialog';
@@ -20,8 +20,8 @@ import { recordName } from './format';
 import { fieldsFor, initialValues } from './formValues';
 import { useDeleteRecord } from './mutations';
 import { useNavigateWithBack, viewPath } from './paths';
-import { comparableProfile, initialProfileValues, PROFILE_COMPARED } from './profile/profileValues';
 import type { RegistryRecord } from './queries';
+import { useResourceExtension } from './resourceExtension';
 import { useRecordPermissions } from './useRecordPermissions';
 
 interface Props {
@@ -32,13 +32,8 @@ interface Props {
   onDeleted(): void;
 }
 
-/** What changed between the row the user chose to delete and the record as it now stands. */
-function changesSince(def: ResourceDef, row: RegistryRecord, theirs: RegistryRecord): FieldChange[] {
-  if (def.key === 'profile') {
-    const base = comparableProfile(initialProfileValues(row as ProfileRecord), row as ProfileRecord);
-    const now = comparableProfile(initialProfileValues(theirs as ProfileRecord), theirs as ProfileRecord);
-    return compareFields(PROFILE_COMPARED, base, now, base);
-  }
+/** What changed between the row the user chose to delete and the record as it now stands, by its form's fields. */
+function formChangesSince(def: ResourceDef, row: RegistryRecord, theirs: RegistryRecord): FieldChange[] {
   const fields = fieldsFor(def, 'view');
   const base = initialValues(fields, row);
   return compareFields(comparedFieldsOf(fields), base, initialValues(fields, theirs), base);
@@ -55,6 +50,7 @@ export function DeleteRecordDialog({ def, record, onClose, onDeleted }: Props) {
   const remove = useDeleteRecord(def, onDeleted, setConflict);
   const allowed = useRecordPermissions(def);
   const go = useNavigateWithBack();
+  const { deleteChanges } = useResourceExtension(def);
   const close = () => {
     setConflict(null);
     onClose();
@@ -63,7 +59,11 @@ export function DeleteRecordDialog({ def, record, onClose, onDeleted }: Props) {
 
   if (record && conflict) {
     const theirs = conflict.theirs;
-    const changes = theirs ? changesSince(def, record, theirs) : [];
+    const changes = !theirs
+      ? []
+      : deleteChanges
+        ? deleteChanges(record, theirs)
+        : formChangesSince(def, record, theirs);
     const busy = remove.isPending;
     // Gone: the list no longer shows it, so nothing stays selected.
     const dismiss = theirs

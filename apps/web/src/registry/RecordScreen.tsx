@@ -12,29 +12,28 @@ import { recordCrumbs } from './breadcrumbs';
 import { recordName } from './format';
 import { type FormMode, fieldsFor } from './formValues';
 import { type BackTarget, listPath, useBackTarget } from './paths';
-import { type RegistryRecord, useRecordQuery } from './queries';
-import { UserSecurityPanel } from './UserSecurityPanel';
-import { UserSsoPanel } from './UserSsoPanel';
+import { type RecordOf, useRecordQuery } from './queries';
+import { useResourceExtension } from './resourceExtension';
 
 const VERB: Record<FormMode, string> = { view: 'View', create: 'Create', update: 'Update' };
 
 /** 'View Role', 'Create Role', 'Update Role', ... 'View Audit Log'. */
 export const formTitle = (def: ResourceDef, mode: FormMode) => `${VERB[mode]} ${def.label}`;
 
-export interface RecordFormProps {
-  def: ResourceDef;
+export interface RecordFormProps<D extends ResourceDef = ResourceDef> {
+  def: D;
   mode: FormMode;
   code: string;
   /** The loaded record on view and update. */
-  record?: RegistryRecord;
+  record?: RecordOf<D>;
   /** Where Back (and a successful save) goes: the screen this one was opened from. */
   back: BackTarget;
 }
 
-interface Props {
-  def: ResourceDef;
+interface Props<D extends ResourceDef> {
+  def: D;
   mode: FormMode;
-  children(props: RecordFormProps): ReactNode;
+  children(props: RecordFormProps<D>): ReactNode;
 }
 
 /**
@@ -42,7 +41,7 @@ interface Props {
  * target, the breadcrumb trail (handed to whichever header the form draws), a skeleton of the
  * form while the record loads, and the server's message in its place when it cannot be loaded.
  */
-export function RecordScreen({ def, mode, children }: Props) {
+export function RecordScreen<D extends ResourceDef>({ def, mode, children }: Props<D>) {
   const { code = '' } = useParams();
   // A new code is a new record: start from a fresh form rather than the previous one's state.
   return (
@@ -52,10 +51,11 @@ export function RecordScreen({ def, mode, children }: Props) {
   );
 }
 
-function LoadedRecord({ def, mode, code, children }: Props & { code: string }) {
+function LoadedRecord<D extends ResourceDef>({ def, mode, code, children }: Props<D> & { code: string }) {
   const back = useBackTarget(def.defaultBack ?? listPath(def));
   const record = useRecordQuery(def, mode === 'create' ? '' : code);
   const can = useCan();
+  const { viewPanels = {} } = useResourceExtension(def);
   const crumbs = recordCrumbs(
     def,
     mode,
@@ -77,12 +77,8 @@ function LoadedRecord({ def, mode, code, children }: Props & { code: string }) {
       ) : (
         <>
           {children({ def, mode, code, record: record.data?.data, back })}
-          {def.key === 'user' && mode === 'view' && (
-            <>
-              <UserSecurityPanel userCode={code} />
-              <UserSsoPanel userCode={code} />
-            </>
-          )}
+          {mode === 'view' &&
+            Object.entries(viewPanels).map(([name, Panel]) => <Panel key={name} code={code} />)}
         </>
       )}
     </ScreenCrumbsProvider>

@@ -1,13 +1,10 @@
-import InsightsIcon from '@mui/icons-material/InsightsOutlined';
-import ListIcon from '@mui/icons-material/ListAlt';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import { type FormFieldDef, RESOURCE_BY_KEY, type ResourceDef, subListsOf } from '@wfc/contract';
+import type { FormFieldDef, ResourceDef } from '@wfc/contract';
 import { type BaseSyntheticEvent, useMemo, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { useCan, useUnsavedInput } from '../auth/auth';
+import { useUnsavedInput } from '../auth/auth';
 import { DiscardDialog } from '../ui/DiscardDialog';
 import { ScreenHeader } from '../ui/ScreenHeader';
 import { useUnsavedChangesGuard } from '../ui/useUnsavedChangesGuard';
@@ -19,7 +16,7 @@ import { FieldInput } from './fields/FieldInput';
 import { RequiredFields } from './fields/required';
 import { dependentsOf, type FormMode, type FormValues, fieldsFor, initialValues, toBody } from './formValues';
 import { useSaveRecord } from './mutations';
-import { subListPath, useDraft, useNavigateWithBack, usePreset } from './paths';
+import { useDraft, usePreset } from './paths';
 import { heldPermissionNames, permissionsField } from './permissionGroups';
 import type { RegistryRecord } from './queries';
 import { RecordDetails } from './RecordDetails';
@@ -94,7 +91,6 @@ function EntityForm({ def, mode, code, record, back }: RecordFormProps) {
     onConflict,
     onSaved: guard.release,
   });
-  const subListButtons = useSubListButtons(def, mode, code);
 
   /** Validates and sends the form, as an update of `version` (the version the form stands on). */
   const saveAt = (version: number | undefined) =>
@@ -128,12 +124,7 @@ function EntityForm({ def, mode, code, record, back }: RecordFormProps) {
         back={back.to}
         backState={back.state}
         actions={
-          mode === 'view' ? (
-            <>
-              {subListButtons}
-              <ViewActions def={def} code={code} record={record} back={back} />
-            </>
-          ) : undefined
+          mode === 'view' ? <ViewActions def={def} code={code} record={record} back={back} /> : undefined
         }
       />
       <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 }, maxWidth: 880 }}>
@@ -182,39 +173,4 @@ function ViewExtras({ def, code, record }: { def: ResourceDef; code: string; rec
       <RecordDetails def={def} code={code} record={record} />
     </>
   );
-}
-
-/** A record's view opens its sub-lists (a role's permissions), those the user may see. */
-function useSubListButtons(def: ResourceDef, mode: FormMode, code: string) {
-  const go = useNavigateWithBack();
-  const can = useCan();
-  const subLists = mode === 'view' ? subListsOf(def) : [];
-  const visible = subLists.filter((s) => can(RESOURCE_BY_KEY[s.resource].permissions.view));
-  // An employee's scores over time live on the Performance Snapshot's insight page.
-  const insight = mode === 'view' && def.key === 'employee' && can('VIEW_PERFORMANCES');
-  if (visible.length === 0 && !insight) return undefined;
-  return [
-    ...visible.map((s) => (
-      <Button
-        key={s.segment}
-        variant="outlined"
-        startIcon={<ListIcon />}
-        onClick={() => go(subListPath(def, code, s))}
-      >
-        {s.buttonLabel}
-      </Button>
-    )),
-    ...(insight
-      ? [
-          <Button
-            key="performance-insight"
-            variant="outlined"
-            startIcon={<InsightsIcon />}
-            onClick={() => go(`/performance-snapshot/employees/${encodeURIComponent(code)}`)}
-          >
-            Performance insight
-          </Button>,
-        ]
-      : []),
-  ];
 }

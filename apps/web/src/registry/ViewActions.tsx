@@ -1,14 +1,16 @@
 import DeleteIcon from '@mui/icons-material/DeleteOutline';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import HistoryIcon from '@mui/icons-material/History';
+import ListIcon from '@mui/icons-material/ListAlt';
 import Button from '@mui/material/Button';
-import type { ResourceDef } from '@wfc/contract';
+import { RESOURCE_BY_KEY, type ResourceDef, subListsOf } from '@wfc/contract';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useCan } from '../auth/auth';
 import { DeleteRecordDialog } from './DeleteRecordDialog';
-import { type BackTarget, editPath, historyPath, useNavigateWithBack } from './paths';
+import { type BackTarget, editPath, historyPath, subListPath, useNavigateWithBack } from './paths';
 import type { RegistryRecord } from './queries';
+import { useResourceExtension } from './resourceExtension';
 import { useRecordPermissions } from './useRecordPermissions';
 
 interface Props {
@@ -20,8 +22,40 @@ interface Props {
 }
 
 /**
- * A view leads somewhere: Edit and Delete with their permissions, and the record's History (the
- * audit log filtered to it) for those who may read the log.
+ * A record's sub-lists (a country's states) and its module's links elsewhere (an employee's
+ * performance insight), those the user may see.
+ */
+function RecordLinks({ def, code }: { def: ResourceDef; code: string }) {
+  const go = useNavigateWithBack();
+  const can = useCan();
+  const { links = [] } = useResourceExtension(def);
+  const subLists = subListsOf(def).filter((s) => can(RESOURCE_BY_KEY[s.resource].permissions.view));
+  return (
+    <>
+      {subLists.map((s) => (
+        <Button
+          key={s.segment}
+          variant="outlined"
+          startIcon={<ListIcon />}
+          onClick={() => go(subListPath(def, code, s))}
+        >
+          {s.buttonLabel}
+        </Button>
+      ))}
+      {links
+        .filter((link) => can(link.permission))
+        .map(({ label, icon: Icon, to }) => (
+          <Button key={label} variant="outlined" startIcon={<Icon />} onClick={() => go(to(code))}>
+            {label}
+          </Button>
+        ))}
+    </>
+  );
+}
+
+/**
+ * A view leads somewhere: its sub-lists and links, Edit and Delete with their permissions, and
+ * the record's History (the audit log filtered to it) for those who may read the log.
  */
 export function ViewActions({ def, code, record, back }: Props) {
   const allowed = useRecordPermissions(def);
@@ -31,6 +65,7 @@ export function ViewActions({ def, code, record, back }: Props) {
   const [confirming, setConfirming] = useState<RegistryRecord | null>(null);
   return (
     <>
+      <RecordLinks def={def} code={code} />
       {can('VIEW_AUDITS') && (
         <Button startIcon={<HistoryIcon />} onClick={() => go(historyPath(def, code))}>
           History

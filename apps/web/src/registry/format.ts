@@ -20,7 +20,7 @@ export function formatCell(record: unknown, column: ColumnDef): string {
 }
 
 /** A record's display name (its definition's name field), or '' when it has none. */
-export function recordName(def: ResourceDef, record: Record<string, unknown> | undefined): string {
-  const value = record?.[def.nameField];
+export function recordName(def: ResourceDef, record: unknown): string {
+  const value = readPath(record, def.nameField);
   return typeof value === 'string' ? value : '';
 }

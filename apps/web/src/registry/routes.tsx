@@ -1,26 +1,17 @@
-import { RESOURCE_BY_KEY, RESOURCES, type ResourceDef, type ResourceKey, subListsOf } from '@wfc/contract';
-import type { ComponentType } from 'react';
+import { RESOURCE_BY_KEY, RESOURCES, type ResourceDef, subListsOf } from '@wfc/contract';
+import type { ReactNode } from 'react';
 import type { RouteObject } from 'react-router';
 import { RequirePermission } from '../auth/guards';
-import { AuditView } from './audit/AuditView';
-import type { FormMode } from './formValues';
-import { ProfileForm } from './profile/ProfileForm';
+import { EXTENSIONS } from './extensions';
 import { ResourceForm } from './ResourceForm';
 import { ResourceList } from './ResourceList';
-
-type FormScreen = ComponentType<{ def: ResourceDef; mode: FormMode }>;
-
-/**
- * Entities whose screen the definition cannot describe: the profile's picture and nested address,
- * the audit entry's side-by-side change.
- */
-const CUSTOM_FORMS: Partial<Record<ResourceKey, FormScreen>> = { profile: ProfileForm, audit: AuditView };
+import { extensionOf, ResourceExtensionsProvider } from './resourceExtension';
 
 function routesFor(def: ResourceDef): RouteObject[] {
-  const Form = CUSTOM_FORMS[def.key] ?? ResourceForm;
-  const guarded = (permissions: string[], key: string, element: React.ReactNode): React.ReactNode => (
+  const Form = extensionOf(EXTENSIONS, def).form ?? ResourceForm;
+  const guarded = (permissions: string[], key: string, element: ReactNode): ReactNode => (
     <RequirePermission key={key} allOf={permissions}>
-      {element}
+      <ResourceExtensionsProvider value={EXTENSIONS}>{element}</ResourceExtensionsProvider>
     </RequirePermission>
   );
   const routes: RouteObject[] = [

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { auditResource, permissionResource, roleResource, userResource } from './access.ts';
 import type { FormFieldDef, ResourceDef, ResourceKey, SubListDef } from './define.ts';
 import { cityResource, countryResource, stateResource } from './geography.ts';
@@ -10,26 +11,31 @@ export * from './geography.ts';
 export * from './people.ts';
 export * from './reference.ts';
 
-/** Every registry module, in the order of the Modules screen. */
-export const RESOURCES: readonly ResourceDef[] = [
-  permissionResource,
-  auditResource,
-  roleResource,
-  userResource,
-  profileResource,
-  genderResource,
-  countryResource,
-  stateResource,
-  cityResource,
-  departmentResource,
-  skillResource,
-  employeeResource,
-];
+/**
+ * Every registry module's definition by key, in the order of the Modules screen. Each keeps its
+ * own type, so `RegistryRecordOf<'profile'>` is the profile's record; a key of the permission
+ * catalogue left without a definition, or one it does not know, fails to compile.
+ */
+export const RESOURCE_BY_KEY = {
+  permission: permissionResource,
+  audit: auditResource,
+  role: roleResource,
+  user: userResource,
+  profile: profileResource,
+  gender: genderResource,
+  country: countryResource,
+  state: stateResource,
+  city: cityResource,
+  department: departmentResource,
+  skill: skillResource,
+  employee: employeeResource,
+} satisfies Record<ResourceKey, ResourceDef>;
 
-export const RESOURCE_BY_KEY = Object.fromEntries(RESOURCES.map((r) => [r.key, r])) as Record<
-  ResourceKey,
-  ResourceDef
->;
+/** Every registry module, in the order of the Modules screen. */
+export const RESOURCES: readonly ResourceDef[] = Object.values(RESOURCE_BY_KEY);
+
+/** The record a module's lists, views and writes answer with, as its definition's schema gives it. */
+export type RegistryRecordOf<K extends ResourceKey> = z.output<(typeof RESOURCE_BY_KEY)[K]['recordSchema']>;
 
 const SUB_LISTS = new Map<ResourceKey, SubListDef[]>(
   RESOURCES.map((parent) => [

@@ -25,10 +25,12 @@ import { formTitle, type RecordFormProps, RecordScreen } from '../RecordScreen';
 import { useRecordPermissions } from '../useRecordPermissions';
 import { auditDiff, type DiffRow } from './auditDiff';
 
+const AUDIT = RESOURCE_BY_KEY.audit;
+
 /** The audit log's view: who did what when, and the change as the record's fields side by side. */
-export function AuditView({ def, mode }: { def: ResourceDef; mode: FormMode }) {
+export function AuditView({ mode }: { mode: FormMode }) {
   return (
-    <RecordScreen def={def} mode={mode}>
+    <RecordScreen def={AUDIT} mode={mode}>
       {(props) => <AuditEntry {...props} />}
     </RecordScreen>
   );
@@ -37,20 +39,16 @@ export function AuditView({ def, mode }: { def: ResourceDef; mode: FormMode }) {
 /** A changed field stands out by a tint and by its 'Changed' label, not by colour alone. */
 const changedRow = (theme: Theme) => ({ '& td': { bgcolor: alpha(theme.palette.warning.main, 0.1) } });
 
-const text = (v: unknown) => (typeof v === 'string' && v ? v : '');
-
-function AuditEntry({ def, mode, record, back }: RecordFormProps) {
+function AuditEntry({ def, mode, record: entry, back }: RecordFormProps<typeof AUDIT>) {
   // A phone has no room for three columns: each field becomes a block of its own.
   const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
-  const entry = record ?? {};
-  const rows = auditDiff(entry.before, entry.after, entry.changes);
-  const user = entry.user && typeof entry.user === 'object' ? new Map(Object.entries(entry.user)) : undefined;
-  const target = RESOURCES.find((r) => r.listSegment === entry.collection);
-  const recordCode = text(entry.recordCode);
+  const rows = auditDiff(entry?.before, entry?.after, entry?.changes);
+  const target = RESOURCES.find((r) => r.listSegment === entry?.collection);
+  const recordCode = entry?.recordCode ?? '';
   const facts: [string, string][] = [
-    ['Action', text(entry.action)],
-    ['Module', text(entry.collection)],
-    ['User', text(user?.get('username'))],
+    ['Action', entry?.action ?? ''],
+    ['Module', entry?.collection ?? ''],
+    ['User', entry?.user?.username ?? ''],
     ['Created At', formatCell(entry, { path: 'createdAt', label: 'Created At', format: 'datetime' })],
     ['Record', recordCode],
   ];

@@ -26,6 +26,7 @@ import { useConflictActions } from '../useConflictActions';
 import { ViewActions } from '../ViewActions';
 import { AddressFields } from './AddressFields';
 import { PersonalDetails } from './PersonalDetails';
+import type { PROFILE } from './ProfileForm';
 import type { ProfileFormParts } from './ProfileLayout';
 import {
   comparableProfile,
@@ -38,7 +39,7 @@ import {
 import { Notifications, SocialLinks } from './SocialAndNotifications';
 import { fetchPicture, PICTURE_FETCH_FAILED } from './useProfilePicture';
 
-interface Props extends RecordFormProps {
+interface Props extends RecordFormProps<typeof PROFILE> {
   /** The saved picture as a file, so that an unchanged picture still counts as present. */
   picture: File | null;
   pictureError?: string;
@@ -62,11 +63,7 @@ export function ProfileEditor({ def, mode, code, record, back, picture, pictureE
   const readOnly = mode === 'view';
   // An update re-sends the picture only when the user picked another one.
   const [pictureChanged, setPictureChanged] = useState(false);
-  const { base, conflict, onConflict, panel } = useConflictActions(
-    def,
-    back,
-    record as ProfileRecord | undefined,
-  );
+  const { base, conflict, onConflict, panel } = useConflictActions(def, back, record);
   const [saved, setSaved] = useState<SavedPicture>({
     thumbnail: base?.profilePicture?.thumbnail ?? '',
     file: picture,

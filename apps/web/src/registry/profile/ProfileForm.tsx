@@ -1,21 +1,24 @@
-import type { ProfileRecord, ResourceDef } from '@wfc/contract';
+import { RESOURCE_BY_KEY } from '@wfc/contract';
 import type { FormMode } from '../formValues';
 import { type RecordFormProps, RecordScreen, RecordSkeleton } from '../RecordScreen';
 import { ProfileEditor } from './ProfileEditor';
 import { PICTURE_FETCH_FAILED, useProfilePicture } from './useProfilePicture';
 
+/** The profile's definition, by its own type: the screens hold profile records. */
+export const PROFILE = RESOURCE_BY_KEY.profile;
+
 /** The profile's screens: the definition cannot describe its picture and nested address. */
-export function ProfileForm({ def, mode }: { def: ResourceDef; mode: FormMode }) {
+export function ProfileForm({ mode }: { mode: FormMode }) {
   return (
-    <RecordScreen def={def} mode={mode}>
+    <RecordScreen def={PROFILE} mode={mode}>
       {(props) => <WithPicture {...props} />}
     </RecordScreen>
   );
 }
 
 /** The form opens once the saved picture is in (or could not be fetched, which it then says). */
-function WithPicture(props: RecordFormProps) {
-  const profile = props.record as ProfileRecord | undefined;
+function WithPicture(props: RecordFormProps<typeof PROFILE>) {
+  const profile = props.record;
   const picture = useProfilePicture(profile);
   if (profile?.profilePicture?.thumbnail && picture.isPending)
     return (

@@ -1,6 +1,6 @@
 import type { ProfileRecord } from '@wfc/contract';
 import type { FieldPath } from 'react-hook-form';
-import type { ComparedField } from '../conflict';
+import { type ComparedField, compareFields, type FieldChange } from '../conflict';
 import type { FormMode } from '../formValues';
 import type { Option } from '../ResourceSelect';
 
@@ -186,4 +186,10 @@ export function comparableProfile(
       }
     : savedPicture(record);
   return { ...values, profilePicture: picture };
+}
+
+/** What changed between the profile a stale delete was asked for and the profile as it now stands. */
+export function profileChangesSince(row: ProfileRecord, theirs: ProfileRecord): FieldChange[] {
+  const base = comparableProfile(initialProfileValues(row), row);
+  return compareFields(PROFILE_COMPARED, base, comparableProfile(initialProfileValues(theirs), theirs), base);
 }

@@ -7,11 +7,12 @@ import Typography from '@mui/material/Typography';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { MySessionRecord } from '@wfc/contract';
 import { Link as RouterLink } from 'react-router';
-import { api, errorMessage } from '../api/client';
-import { failureOf } from '../api/retry';
-import { useAuth, useCan } from '../auth/auth';
-import { notify } from '../ui/notify';
-import { RequestError } from '../ui/RequestError';
+import { api, errorMessage } from '../../api/client';
+import { failureOf } from '../../api/retry';
+import { useAuth, useCan } from '../../auth/auth';
+import { notify } from '../../ui/notify';
+import { RequestError } from '../../ui/RequestError';
+import type { ViewPanelProps } from '../resourceExtension';
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -20,7 +21,7 @@ const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeS
  * them out everywhere, and resetting their two-factor sign-in (a lost phone). On their own user
  * the server refuses both: My account does them, asking for the password.
  */
-export function UserSecurityPanel({ userCode }: { userCode: string }) {
+export function UserSecurityPanel({ code: userCode }: ViewPanelProps) {
   const can = useCan();
   const own = useAuth().user?.userCode === userCode;
   const queryClient = useQueryClient();

@@ -13,11 +13,12 @@ import {
   type UserSso,
 } from '@wfc/contract';
 import { type FormEvent, useState } from 'react';
-import { ApiError, api, errorMessage } from '../api/client';
-import { failureOf } from '../api/retry';
-import { useAuth } from '../auth/auth';
-import { notify } from '../ui/notify';
-import { RequestError } from '../ui/RequestError';
+import { ApiError, api, errorMessage } from '../../api/client';
+import { failureOf } from '../../api/retry';
+import { useAuth } from '../../auth/auth';
+import { notify } from '../../ui/notify';
+import { RequestError } from '../../ui/RequestError';
+import type { ViewPanelProps } from '../resourceExtension';
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -68,7 +69,7 @@ function IdentityRow({
  * user's first single sign-on may link a provider account by its name, the accounts linked, and
  * linking one by its subject. One's own links and rule are another manager's to change.
  */
-export function UserSsoPanel({ userCode }: { userCode: string }) {
+export function UserSsoPanel({ code: userCode }: ViewPanelProps) {
   const { user } = useAuth();
   const queryClient = useQueryClient();
   const key = ['user-sso', userCode];
