@@ -24,6 +24,7 @@ import { echoRequestIds, REQUEST_ID_HEADER, requestIdFor } from './http/request-
 import { API_PREFIX, type ApiRoute, registerApiRoutes } from './http/routes.ts';
 import { API_HEADERS, newNonce, normalisePath, registerSecurity, writeClientError } from './http/security.ts';
 import { operationsRoutes } from './operations/routes.ts';
+import { registerStartingGate } from './operations/starting.ts';
 import { DEFAULT_WEB_DIST } from './paths.ts';
 import { performanceRoutes } from './performance/routes.ts';
 import { registryRoutes } from './resources/index.ts';
@@ -98,6 +99,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     logger: loggerOptions(config, options.logStream),
   });
   echoRequestIds(app);
+  registerStartingGate(app, services.startup);
   app.addHook('onResponse', async (req, reply) => {
     services.metrics.observe(req.method, req.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
   });

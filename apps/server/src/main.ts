@@ -1,32 +1,39 @@
 import { buildApp } from './app.ts';
-import { adminCreatedMessage, bootstrap } from './bootstrap.ts';
 import { startupConfig } from './config/startup.ts';
 import { openDatabase } from './db/client.ts';
 import { exitIfInUse } from './db/data-dir-lock.ts';
-import { migrate } from './db/migrate.ts';
-import { loadDemoIfWanted } from './seed/demo-start.ts';
+import { Startup } from './operations/starting.ts';
 import { makeServices, watchChanges } from './services.ts';
+import {
+  prepareDatabase,
+  type StartStage,
+  serverDatabaseOptions,
+  startFailure,
+  webDistProblem,
+} from './start.ts';
 
 // Said through the log, once it exists, like everything else the server has to say.
 const notices: string[] = [];
 const config = startupConfig((message) => notices.push(message));
-const handle = await openDatabase({
-  databaseUrl: config.DATABASE_URL,
-  dataDir: config.DATA_DIR,
-  poolSize: config.PG_POOL_SIZE,
-  serveBackups: true,
-}).catch(exitIfInUse);
-await migrate(handle.db);
-const boot = await bootstrap(handle.db, config.ADMIN_PASSWORD);
-const app = await buildApp(makeServices(handle.db, config, await watchChanges(handle)));
+
+/** One line on stderr and exit code 1: what is wrong and what to set, as for the configuration. */
+function cannotStart(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+}
+
+const webDist = webDistProblem(config.WEB_DIST);
+if (webDist) cannotStart(webDist);
+
+const handle = await openDatabase({ ...serverDatabaseOptions(config), serveBackups: true }).catch(
+  exitIfInUse,
+);
+// The port opens before the database is prepared; until then the gate answers 503 (starting.ts).
+const startup = new Startup('preparing the database');
+const app = await buildApp(makeServices(handle.db, config, await watchChanges(handle), { startup }));
 // Every start says where the data is: the first thing to check when the data looks wrong or gone.
 if (!config.DATABASE_URL) app.log.info(`Embedded database at ${config.DATA_DIR}`);
 for (const message of notices) app.log.warn(message);
-const created = adminCreatedMessage(boot);
-// Shown once, whatever LOG_LEVEL says: it is the only way in.
-if (created && ['trace', 'debug', 'info', 'warn'].includes(config.LOG_LEVEL)) app.log.warn(created);
-else if (created) console.log(created);
-await loadDemoIfWanted(handle, config, boot.createdAdmin, app.log);
 if (config.DATABASE_URL && !config.SECRET_KEY) {
   // Said at start, not first when someone tries to set up two-factor sign-in and gets a 503.
   app.log.warn(
@@ -56,4 +63,18 @@ async function shutdown(signal: string) {
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
 
-await app.listen({ port: config.PORT, host: config.HOST });
+/** A step of the start: a failure the operator can fix is one line; a defect keeps its stack. */
+async function startStep(stage: StartStage, step: () => Promise<unknown>) {
+  try {
+    await step();
+  } catch (err) {
+    // A stop during the start closes the database under it: the shutdown ends the process.
+    if (stopping) return;
+    const message = startFailure(err, stage, config);
+    if (!message) throw err;
+    cannotStart(message);
+  }
+}
+
+await startStep('listen', () => app.listen({ port: config.PORT, host: config.HOST }));
+if (!stopping) await startStep('database', () => prepareDatabase(handle, config, startup, app.log));

@@ -7,6 +7,7 @@ import { CHANGES_CHANNEL, TableVersions } from './db/changes.ts';
 import type { Database, DbHandle } from './db/client.ts';
 import { QueryCache, type ReadCheck } from './db/query-cache.ts';
 import { Metrics, type PoolUse } from './http/metrics.ts';
+import { Startup } from './operations/starting.ts';
 
 /** What handlers get besides the request: built once per app. */
 export interface Services {
@@ -20,6 +21,8 @@ export interface Services {
   sessions: QueryCache;
   /** Counts for `/api/metrics`: requests, sign-ins, and what it reads from the cache and the pool. */
   metrics: Metrics;
+  /** Whether the database is ready yet: until it is, requests meet the starting gate. */
+  startup: Startup;
   /** After a write: waits until this instance has seen every change committed so far. */
   settle(): Promise<void>;
   /** Stops watching for changes (the app's onClose). */
@@ -41,6 +44,8 @@ export async function watchChanges(handle: DbHandle): Promise<ChangeWatch> {
 export interface ServiceOptions {
   /** Runs around every kept read: tests check there that it declared every table it read. */
   checkReads?: ReadCheck;
+  /** The server's, while it prepares the database after listening; by default, ready. */
+  startup?: Startup;
 }
 
 /** The PostgreSQL pool's use, read when metrics are scraped; the embedded database has no pool. */
@@ -92,6 +97,7 @@ export function makeServices(
       sessions: () => sessions.stats,
       pool: poolUse(db),
     }),
+    startup: options.startup ?? new Startup(),
     settle: async () => {
       await versions?.settle((token) => db.execute(sql`select pg_notify(${CHANGES_CHANNEL}, ${token})`));
     },

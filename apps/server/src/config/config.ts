@@ -8,6 +8,11 @@ const bool = z
   .enum(['true', 'false', '1', '0', ''])
   .optional()
   .transform((v) => v === 'true' || v === '1');
+/** The same, for a switch that is on unless turned off (empty means unset). */
+const boolOn = z
+  .enum(['true', 'false', '1', '0', ''])
+  .optional()
+  .transform((v) => v !== 'false' && v !== '0');
 
 /** Fastify's `trustProxy`: no proxy, a list of proxy addresses and ranges, or a hop count. */
 export type TrustProxy = false | string | ((address: string, hop: number) => boolean);
@@ -58,6 +63,51 @@ export function parseTrustProxy(raw: string | undefined): { trust: TrustProxy } 
   return { trust: entries.join(', ') };
 }
 
+/**
+ * Pure: what is wrong with a DATABASE_URL, or undefined. Never repeats the value, which may hold
+ * a password: the scheme is the one part said back.
+ */
+export function databaseUrlProblem(value: string): string | undefined {
+  const example = 'postgres://user:password@host:5432/database';
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return `is not a URL: set a PostgreSQL URL such as ${example}, or unset it for the embedded database`;
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    return `${url.protocol}// is not PostgreSQL, the only server the console runs on: set a postgres:// or postgresql:// URL such as ${example}, or unset it for the embedded database`;
+  }
+  return undefined;
+}
+
+/**
+ * Pure: what is wrong with an entry of CORS_ORIGINS, or undefined. A browser sends its origin as
+ * scheme://host[:port], lower case, without a path, and the entry is compared with it as it is:
+ * anything else would never match and leave the split deployment refused without a word.
+ */
+export function originProblem(entry: string): string | undefined {
+  const example = 'such as https://console.example.com or http://localhost:5173';
+  let url: URL | undefined;
+  try {
+    url = new URL(entry);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    return `"${entry}" is not an origin: write scheme://host[:port], ${example}`;
+  }
+  if (url.origin !== entry) return `"${entry}" is not an origin as a browser sends it: write ${url.origin}`;
+  return undefined;
+}
+
+/** A whole number of milliseconds, 0 for none; empty means unset, not 0. */
+const milliseconds = (fallback: number) =>
+  z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.coerce.number().int().min(0).max(2_147_483_647).default(fallback),
+  );
+
 const optionalString = z
   .string()
   .optional()
@@ -75,17 +125,36 @@ export const DEFAULT_PG_POOL_SIZE = 10;
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('127.0.0.1'),
+  /** Unset (or empty): the embedded database. */
   DATABASE_URL: z
     .string()
-    .url()
     .optional()
-    .or(z.literal('').transform(() => undefined)),
+    .transform((v, ctx) => {
+      if (!v) return undefined;
+      const problem = databaseUrlProblem(v);
+      if (problem) {
+        ctx.addIssue({ code: 'custom', message: problem });
+        return z.NEVER;
+      }
+      return v;
+    }),
   /** Relative to the folder the command was started in (config/paths.ts); empty means unset. */
   DATA_DIR: z
     .string()
     .optional()
     .transform((v) => v || './data'),
   PG_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(DEFAULT_PG_POOL_SIZE),
+  /**
+   * PostgreSQL cancels a statement of the server's that runs longer (its request answers 503):
+   * a request stuck behind a lock gives its connection back instead of holding it indefinitely.
+   * Migrations and demo data, which may run long, are exempt. 0: no limit of the console's own.
+   */
+  PG_STATEMENT_TIMEOUT_MS: milliseconds(30_000),
+  /**
+   * Each start applies the migrations it carries. Off where a separate, more privileged role
+   * migrates (npm run db:migrate): the server then waits, not ready, until none is pending.
+   */
+  MIGRATE_ON_START: boolOn,
   /** Memory for list pages and totals kept until their tables change; 0 reads everything afresh. */
   QUERY_CACHE_MB: z.coerce.number().min(0).max(4096).default(64),
   /** Empty counts as unset; a chosen one must meet the password rule like any other. */
@@ -101,12 +170,17 @@ const envSchema = z.object({
   CORS_ORIGINS: z
     .string()
     .default('')
-    .transform((s) =>
-      s
+    .transform((s, ctx) => {
+      const origins = s
         .split(',')
         .map((o) => o.trim())
-        .filter(Boolean),
-    ),
+        .filter(Boolean);
+      for (const origin of origins) {
+        const problem = originProblem(origin);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      }
+      return origins;
+    }),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Relative to the folder the command was started in, like DATA_DIR; empty means unset. */
   WEB_DIST: optionalString,

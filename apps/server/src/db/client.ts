@@ -34,6 +34,12 @@ export interface DbHandle {
 const EXPLAIN = 'explain (format json) ';
 const planOf = (rows: Record<string, unknown>[]) => rows[0]?.['QUERY PLAN'];
 
+/**
+ * Every connection to PostgreSQL says whose it is (pg_stat_activity, the server's log). As with
+ * libpq's fallback_application_name, an `application_name` in DATABASE_URL or PGAPPNAME wins.
+ */
+export const APPLICATION_NAME = 'workforce-console';
+
 export interface DbOptions {
   databaseUrl?: string;
   /** PGlite data directory; 'memory://' for a throw-away database. */
@@ -41,6 +47,11 @@ export interface DbOptions {
   /** The embedded database's starting content: a data-directory tarball, as its backups hold. */
   loadDataDir?: Blob;
   poolSize?: number;
+  /**
+   * PostgreSQL's statement_timeout for every connection of the pool (the server's, from
+   * PG_STATEMENT_TIMEOUT_MS); unset or 0, none is set. Commands run without one.
+   */
+  statementTimeoutMs?: number;
   /** The server's: answer `npm run db:backup` while it has the embedded database open. */
   serveBackups?: boolean;
 }
@@ -61,6 +72,8 @@ export async function openDatabase(opts: DbOptions): Promise<DbHandle> {
       // Fail fast when the server is gone rather than queue requests forever.
       connectionTimeoutMillis: 5000,
       idleTimeoutMillis: 30000,
+      fallback_application_name: APPLICATION_NAME,
+      ...(opts.statementTimeoutMs ? { statement_timeout: opts.statementTimeoutMs } : {}),
     });
     // A dropped connection must not crash the process; the next query reconnects. The pool
     // listens only to idle clients: one checked out by a request (between two statements of a
@@ -123,7 +136,11 @@ async function listenOnServer(url: string, channel: string, h: ChannelHandlers) 
     if (!closed) timer = setTimeout(() => void connect(), RELISTEN_MS);
   };
   async function connect() {
-    const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+    const c = new pg.Client({
+      connectionString: url,
+      connectionTimeoutMillis: 5000,
+      fallback_application_name: APPLICATION_NAME,
+    });
     const drop = () => {
       if (current !== c) return;
       current = undefined;

@@ -35,11 +35,16 @@ export async function pendingMigrations(db: Executor): Promise<string[]> {
   return (await shippedMigrations()).filter((tag) => !applied.has(tag));
 }
 
+export interface MigrateOptions {
+  /** Told of each migration as it is applied, with how long it took. */
+  onApplied?: (tag: string, ms: number) => void;
+}
+
 /**
  * Applies drizzle-kit's generated SQL in journal order, each file once. The whole run holds a
  * transaction-scoped advisory lock, so two instances starting together do not race.
  */
-export async function migrate(db: Database): Promise<string[]> {
+export async function migrate(db: Database, options: MigrateOptions = {}): Promise<string[]> {
   const files = await Promise.all(
     (await shippedMigrations()).map(async (tag) => ({
       tag,
@@ -47,6 +52,9 @@ export async function migrate(db: Database): Promise<string[]> {
     })),
   );
   return db.transaction(async (tx) => {
+    // A migration may rewrite a large table, and waiting here for another instance's migrations
+    // is expected: the server's statement timeout (PG_STATEMENT_TIMEOUT_MS) is for requests.
+    await tx.execute(sql`set local statement_timeout = 0`);
     await tx.execute(sql`select pg_advisory_xact_lock(${MIGRATION_LOCK})`);
     await tx.execute(sql`create extension if not exists pg_trgm`);
     await tx.execute(
@@ -59,11 +67,13 @@ export async function migrate(db: Database): Promise<string[]> {
     const ran: string[] = [];
     for (const file of files) {
       if (applied.has(file.tag)) continue;
+      const started = performance.now();
       for (const statement of file.text.split('--> statement-breakpoint')) {
         if (statement.trim()) await tx.execute(sql.raw(statement));
       }
       await tx.execute(sql`insert into schema_migrations (tag) values (${file.tag})`);
       ran.push(file.tag);
+      options.onApplied?.(file.tag, performance.now() - started);
     }
     return ran;
   });

@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
 import { withAuditContext } from '../audit/context.ts';
 import { RefusalLimiter, recordRefusal } from '../audit/refusals.ts';
+import { databaseUnavailable } from '../db/unavailable.ts';
 import type { Services } from '../services.ts';
 import { ApiError, zodFieldErrors } from './envelope.ts';
 import { API_PREFIX, sessionCookieName } from './routes.ts';
@@ -36,36 +37,6 @@ export function registerUniqueMessage(constraint: string, field: string, message
  */
 const INVALID_INPUT_CODES = new Set(['22P02', '22007', '22008', '22003', '22001', '22021', '22P05']);
 
-const CONNECTION_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  '57P01',
-  '57P02',
-  '57P03',
-  '08006',
-  '08001',
-  '08003',
-]);
-
-function isConnectionFailure(err: unknown): boolean {
-  let e: unknown = err;
-  for (let depth = 0; e && depth < 5; depth++) {
-    const code = (e as { code?: string }).code;
-    const msg = (e as Error).message ?? '';
-    if (
-      (code && CONNECTION_CODES.has(code)) ||
-      /Connection terminated|timeout exceeded when trying to connect|not queryable|terminating connection/i.test(
-        msg,
-      )
-    )
-      return true;
-    e = (e as PgLikeError).cause;
-  }
-  return false;
-}
-
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   if (err instanceof ZodError) return new ApiError(400, 'Invalid input', zodFieldErrors(err));
@@ -80,7 +51,8 @@ export function toApiError(err: unknown): ApiError {
   }
   if (pge?.code === '23503') return new ApiError(409, 'The record is still referenced by other records');
   if (pge?.code && INVALID_INPUT_CODES.has(pge.code)) return new ApiError(400, 'Invalid input');
-  if (isConnectionFailure(err))
+  // Whatever keeps the database from answering passes: a load balancer retries elsewhere.
+  if (databaseUnavailable(err))
     return new ApiError(503, 'Service temporarily unavailable', undefined, { 'Retry-After': '5' });
   const fe = err as FastifyError;
   if (typeof fe?.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {

@@ -39,7 +39,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   415: 'The body is of a media type the call does not take',
   429: 'Too many attempts: see Retry-After',
   500: 'An unexpected error',
-  503: 'The database is unreachable: see Retry-After',
+  503: 'The database is unavailable, or the server is still starting: see Retry-After',
 };
 
 /** The refusals a route can really give, from what it declares. */

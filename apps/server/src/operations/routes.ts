@@ -6,6 +6,7 @@ import { pgError } from '../http/errors.ts';
 import { bearerMatches } from '../http/metrics.ts';
 import { defineRoute, publicAccess } from '../http/routes.ts';
 import { VERSION } from '../version.ts';
+import { RETRY_AFTER_SECONDS } from './starting.ts';
 
 /*
  * What operators and their tools call: health checks for process managers and load balancers,
@@ -45,19 +46,31 @@ const liveRoute = defineRoute({
 const notReady = (message: string) => new ApiError(503, message, undefined, { 'Retry-After': '5' });
 
 /**
- * For a load balancer's readiness probe: the database answers and holds every migration this
- * build carries (an instance started against a database another, older build migrated is not).
+ * For a load balancer's readiness probe: the server has finished starting (migrations, demo data),
+ * and the database answers and holds every migration this build carries (an instance started
+ * against a database another, older build migrated is not).
  */
 const readyRoute = defineRoute({
   method: 'GET',
   path: 'health/ready',
-  summary: 'Whether the server can serve: its database answers and has every migration applied (readiness)',
+  summary:
+    'Whether the server can serve: started, and its database answers and has every migration applied (readiness)',
   tag: 'Health',
   access: publicAccess,
   answers: {
-    503: 'Not ready: the database is unreachable or lacks migrations; see Retry-After',
+    503: 'Not ready: the server is starting, or the database is unreachable or lacks migrations; see Retry-After',
   },
-  async handler({ services }) {
+  async handler({ reply, services }) {
+    // While it starts the database is busy being prepared: what is happening is the answer, and
+    // an expected one, not an error to log at every probe.
+    const phase = services.startup.phase;
+    if (phase !== undefined) {
+      await reply
+        .code(503)
+        .header('Retry-After', RETRY_AFTER_SECONDS)
+        .send({ statusCode: 503, message: `Starting: ${phase}` });
+      return undefined;
+    }
     let pending: string[];
     try {
       pending = await pendingMigrations(services.db);
@@ -68,7 +81,9 @@ const readyRoute = defineRoute({
       }
       throw notReady('Database unavailable');
     }
-    if (pending.length) throw notReady(`Database migrations not applied: ${pending.length} pending`);
+    if (pending.length) {
+      throw notReady(`Database migrations not applied: ${pending.length} pending (${pending.join(', ')})`);
+    }
     return { message: 'Ready' };
   },
 });

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config/config.ts';
 import type { DbHandle } from '../db/client.ts';
+import type { Startup } from '../operations/starting.ts';
 
 /**
  * docs/product.md section 1: the first embedded start loads demo data; with DATABASE_URL only
@@ -11,10 +12,12 @@ export async function loadDemoIfWanted(
   config: Config,
   firstStart: boolean,
   log: FastifyBaseLogger,
+  startup?: Startup,
 ) {
   const wanted =
     config.DEMO_DATA === 'true' || (config.DEMO_DATA === 'auto' && firstStart && handle.kind === 'pglite');
   if (!wanted) return;
+  startup?.set('loading demo data');
   let modules: [typeof import('./demo.ts'), typeof import('./catalogue.ts')];
   try {
     modules = await Promise.all([import('./demo.ts'), import('./catalogue.ts')]);

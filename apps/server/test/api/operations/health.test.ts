@@ -50,7 +50,10 @@ describe('health endpoints', () => {
     ).rows;
     try {
       const res = await t.get('health/ready');
-      expect(expectEnvelope(res, 503).message).toBe('Database migrations not applied: 1 pending');
+      // Named, so an operator knows which migration to look for.
+      expect(expectEnvelope(res, 503).message).toBe(
+        `Database migrations not applied: 1 pending (${latest!.tag})`,
+      );
       expect(res.headers['retry-after']).toBe('5');
       // The process itself is fine.
       expectEnvelope(await t.get('health/live'), 200);

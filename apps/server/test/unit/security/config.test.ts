@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/config/config.ts';
+import { type ConfigError, loadConfig, originProblem } from '../../../src/config/config.ts';
 import { runEntryPoint } from '../../support/cli.ts';
 
 describe('configuration', () => {
@@ -133,6 +133,68 @@ describe('configuration', () => {
       expect(() => loadConfig({ LOGIN_MAX_FAILURES_PER_ACCOUNT: value }), value).toThrow(
         /LOGIN_MAX_FAILURES_PER_ACCOUNT/,
       );
+    }
+  });
+
+  it('takes only a PostgreSQL URL as DATABASE_URL, and never repeats it (it may hold a password)', () => {
+    expect(loadConfig({ DATABASE_URL: '' }).DATABASE_URL).toBeUndefined();
+    for (const url of ['postgres://u:p@db/console', 'postgresql://db:6432/console?sslmode=require']) {
+      expect(loadConfig({ DATABASE_URL: url }).DATABASE_URL).toBe(url);
+    }
+    const problem = (url: string) => {
+      try {
+        loadConfig({ DATABASE_URL: url });
+        return undefined;
+      } catch (err) {
+        return (err as ConfigError).problems;
+      }
+    };
+    expect(problem('mysql://root:s3cret@db/console')).toEqual([
+      'DATABASE_URL: mysql:// is not PostgreSQL, the only server the console runs on: set a postgres:// or postgresql:// URL such as postgres://user:password@host:5432/database, or unset it for the embedded database',
+    ]);
+    expect(problem('s3cret not a url')).toEqual([
+      'DATABASE_URL: is not a URL: set a PostgreSQL URL such as postgres://user:password@host:5432/database, or unset it for the embedded database',
+    ]);
+  });
+
+  it('takes CORS_ORIGINS entries only as a browser sends an origin: scheme://host[:port]', () => {
+    expect(
+      loadConfig({ CORS_ORIGINS: 'https://console.example.com, http://localhost:5173' }).CORS_ORIGINS,
+    ).toEqual(['https://console.example.com', 'http://localhost:5173']);
+    for (const entry of ['notaurl', 'console.example.com', 'ftp://files.example.com']) {
+      expect(originProblem(entry), entry).toBe(
+        `"${entry}" is not an origin: write scheme://host[:port], such as https://console.example.com or http://localhost:5173`,
+      );
+    }
+    // Each would never equal the Origin header, so the split deployment would be refused unexplained.
+    expect(originProblem('https://console.example.com/')).toBe(
+      '"https://console.example.com/" is not an origin as a browser sends it: write https://console.example.com',
+    );
+    expect(originProblem('https://Console.example.com:443')).toBe(
+      '"https://Console.example.com:443" is not an origin as a browser sends it: write https://console.example.com',
+    );
+    expect(originProblem('http://localhost:5173/app')).toMatch(/write http:\/\/localhost:5173$/);
+    expect(() => loadConfig({ CORS_ORIGINS: 'https://ok.example.com,notaurl' })).toThrow(
+      /CORS_ORIGINS: "notaurl" is not an origin/,
+    );
+  });
+
+  it('migrates at start unless MIGRATE_ON_START is false', () => {
+    expect(loadConfig({}).MIGRATE_ON_START).toBe(true);
+    expect(loadConfig({ MIGRATE_ON_START: '' }).MIGRATE_ON_START).toBe(true);
+    expect(loadConfig({ MIGRATE_ON_START: 'true' }).MIGRATE_ON_START).toBe(true);
+    expect(loadConfig({ MIGRATE_ON_START: 'false' }).MIGRATE_ON_START).toBe(false);
+    expect(loadConfig({ MIGRATE_ON_START: '0' }).MIGRATE_ON_START).toBe(false);
+    expect(() => loadConfig({ MIGRATE_ON_START: 'no' })).toThrow(/MIGRATE_ON_START/);
+  });
+
+  it("times out the server's statements after 30 s unless PG_STATEMENT_TIMEOUT_MS says otherwise (0: never)", () => {
+    expect(loadConfig({}).PG_STATEMENT_TIMEOUT_MS).toBe(30_000);
+    expect(loadConfig({ PG_STATEMENT_TIMEOUT_MS: '' }).PG_STATEMENT_TIMEOUT_MS).toBe(30_000);
+    expect(loadConfig({ PG_STATEMENT_TIMEOUT_MS: '5000' }).PG_STATEMENT_TIMEOUT_MS).toBe(5000);
+    expect(loadConfig({ PG_STATEMENT_TIMEOUT_MS: '0' }).PG_STATEMENT_TIMEOUT_MS).toBe(0);
+    for (const value of ['-1', '2.5', 'soon', '9999999999']) {
+      expect(() => loadConfig({ PG_STATEMENT_TIMEOUT_MS: value }), value).toThrow(/PG_STATEMENT_TIMEOUT_MS/);
     }
   });
 });

@@ -54,6 +54,35 @@ describe('error mapping', () => {
     }
   });
 
+  it('maps every class of "database unavailable" to 503 with Retry-After, as PostgreSQL and node-postgres report them', () => {
+    const cases: [string, Error][] = [
+      // What a server refusing a new connection sends (checked against a real server in
+      // test/api/operations/unavailable.test.ts).
+      ['55000', wrapped({ code: '55000', message: 'database "x" is not currently accepting connections' })],
+      ['3D000', wrapped({ code: '3D000', message: 'database "x" does not exist' })],
+      ['28P01', wrapped({ code: '28P01', message: 'password authentication failed for user "x"' })],
+      ['28000', wrapped({ code: '28000', message: 'role "x" does not exist' })],
+      ['53300', wrapped({ code: '53300', message: 'too many connections for role "x"' })],
+      ['57P04', wrapped({ code: '57P04' })],
+      ['57P05', wrapped({ code: '57P05' })],
+      ['08P01', wrapped({ code: '08P01' })],
+      ['57014', wrapped({ code: '57014', message: 'canceling statement due to statement timeout' })],
+      ['ENOTFOUND', wrapped({ code: 'ENOTFOUND' })],
+      ['EHOSTUNREACH', wrapped({ code: 'EHOSTUNREACH' })],
+      ['starting up', new Error('the database system is starting up')],
+    ];
+    for (const [name, err] of cases) {
+      const api = toApiError(err);
+      expect(api.statusCode, name).toBe(503);
+      expect(api.headers, name).toEqual({ 'Retry-After': '5' });
+    }
+  });
+
+  it('keeps 55000 for anything but a closed database a 500: it is a general state error', () => {
+    const api = toApiError(wrapped({ code: '55000', message: 'cannot cluster on partial index' }));
+    expect(api.statusCode).toBe(500);
+  });
+
   it('keeps the status of client errors raised by the framework, with fixed messages', () => {
     const fe = (statusCode: number, message: string) => Object.assign(new Error(message), { statusCode });
     expect(toApiError(fe(413, 'FST_ERR_CTP_BODY_TOO_LARGE internals'))).toMatchObject({
