@@ -41,12 +41,12 @@ const ROUTES: RouteSpec[] = [
   { route: '/registry', lazy: ['src/registry/ModulesPage.tsx', REGISTRY], targetKb: ROUTE_TARGET_KB },
   {
     route: '/registry/genders',
-    lazy: [REGISTRY, TITLES, 'src/registry/ResourceList.tsx'],
+    lazy: [REGISTRY, TITLES, 'src/registry/list/ResourceList.tsx'],
     targetKb: ROUTE_TARGET_KB,
   },
   {
     route: '/registry/gender/create',
-    lazy: [REGISTRY, TITLES, 'src/registry/ResourceForm.tsx'],
+    lazy: [REGISTRY, TITLES, 'src/registry/record/ResourceForm.tsx'],
     targetKb: ROUTE_TARGET_KB,
   },
   {

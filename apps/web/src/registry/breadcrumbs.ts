@@ -1,8 +1,8 @@
 import type { ResourceDef } from '@wfc/contract';
 import type { Crumb } from '../ui/Breadcrumbs';
-import type { FormMode } from './formValues';
 import { listPath, REGISTRY, viewPath } from './paths';
 import type { SubListContext } from './queries';
+import type { FormMode } from './record/formValues';
 
 /** The record a crumb names: its display name, else its code (a record still loading, or nameless). */
 export interface CrumbRecord {

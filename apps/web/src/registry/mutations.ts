@@ -4,10 +4,10 @@ import { useCallback } from 'react';
 import { ApiError, api, errorMessage } from '../api/client';
 import { queryKeys } from '../api/queryKeys';
 import { notify } from '../ui/notify';
-import { type StaleConflict, staleConflictOf, versionOf } from './conflict';
-import type { FormMode } from './formValues';
+import { type StaleConflict, staleConflictOf, versionOf } from './conflict/conflict';
 import { type BackTarget, useGoBack } from './paths';
 import type { RegistryRecord } from './queries';
+import type { FormMode } from './record/formValues';
 
 /** After a write, every list, record and selector may show the changed names. */
 export function useInvalidateRegistry() {

@@ -3,7 +3,7 @@ import type { ResourceDef, SubListDef } from '@wfc/contract';
 import type { z } from 'zod';
 import { api } from '../api/client';
 import { queryKeys } from '../api/queryKeys';
-import { listParams, type TableQuery } from './listQuery';
+import { listParams, type TableQuery } from './list/listQuery';
 
 /** A record of a module the screen knows only by its definition: its fields are read by path. */
 export type RegistryRecord = Record<string, unknown>;

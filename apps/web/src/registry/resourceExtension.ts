@@ -1,9 +1,9 @@
 import type { SvgIconComponent } from '@mui/icons-material';
 import type { PermissionName, RegistryRecordOf, ResourceDef, ResourceKey } from '@wfc/contract';
 import { type ComponentType, createContext, useContext } from 'react';
-import type { FieldChange } from './conflict';
-import type { FormMode } from './formValues';
+import type { FieldChange } from './conflict/conflict';
 import type { RegistryRecord } from './queries';
+import type { FormMode } from './record/formValues';
 
 /** A screen of its own for a module's view, create and update routes. */
 export type FormScreen = ComponentType<{ def: ResourceDef; mode: FormMode }>;

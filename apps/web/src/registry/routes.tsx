@@ -3,8 +3,8 @@ import type { ReactNode } from 'react';
 import type { RouteObject } from 'react-router';
 import { RequirePermission } from '../auth/guards';
 import { EXTENSIONS } from './extensions';
-import { ResourceForm } from './ResourceForm';
-import { ResourceList } from './ResourceList';
+import { ResourceList } from './list/ResourceList';
+import { ResourceForm } from './record/ResourceForm';
 import { extensionOf, ResourceExtensionsProvider } from './resourceExtension';
 
 function routesFor(def: ResourceDef): RouteObject[] {

@@ -2,7 +2,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { queryKeys } from '../../src/api/queryKeys';
 import { defaultGridQuery } from '../../src/performance/query';
-import { DEFAULT_TABLE_QUERY } from '../../src/registry/listQuery';
+import { DEFAULT_TABLE_QUERY } from '../../src/registry/list/listQuery';
 
 const KEYS = {
   session: queryKeys.session,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dateFieldMessage, dateInputPattern } from '../../src/registry/fields/dateFormat';
+import { dateFieldMessage, dateInputPattern } from '../../src/registry/record/fields/dateFormat';
 
 describe('the format a date input shows', () => {
   it('spells out the locale’s numeric date', () => {

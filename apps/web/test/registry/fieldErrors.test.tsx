@@ -1,7 +1,7 @@
 import { act, render, renderHook, screen } from '@testing-library/react';
 import { useForm } from 'react-hook-form';
 import { describe, expect, it } from 'vitest';
-import { errorAt, GeneralErrors, useServerFieldErrors } from '../../src/registry/fieldErrors';
+import { errorAt, GeneralErrors, useServerFieldErrors } from '../../src/registry/record/fieldErrors';
 
 interface Values {
   genderName: string;

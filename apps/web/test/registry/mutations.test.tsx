@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { api as apiClient } from '../../src/api/client';
 import { queryKeys } from '../../src/api/queryKeys';
 import { defaultGridQuery } from '../../src/performance/query';
-import { DEFAULT_TABLE_QUERY } from '../../src/registry/listQuery';
+import { DEFAULT_TABLE_QUERY } from '../../src/registry/list/listQuery';
 import { useDeleteRecord, useSaveRecord } from '../../src/registry/mutations';
 import { notify } from '../../src/ui/notify';
 import { ok, reply, type Stub, stubApi } from './harness';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { enterAction, MatchTier, matchTier, rankOptions } from '../../src/registry/optionRanking';
+import { enterAction, MatchTier, matchTier, rankOptions } from '../../src/registry/select/optionRanking';
 
 const opt = (label: string) => ({ value: label.toUpperCase(), label });
 const labels = (options: { label: string }[]) => options.map((o) => o.label);

@@ -5,7 +5,7 @@ import {
   heldPermissionNames,
   OTHER_MODULE,
   permissionsField,
-} from '../../src/registry/permissionGroups';
+} from '../../src/registry/record/permissionGroups';
 
 describe('a role’s permissions, grouped by module', () => {
   it('groups in the catalogue’s order, whatever order they were given in', () => {

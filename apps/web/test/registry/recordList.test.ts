@@ -1,6 +1,6 @@
 import { RESOURCE_BY_KEY } from '@wfc/contract';
 import { describe, expect, it } from 'vitest';
-import { cardLayout, selectLabel, sortChoices } from '../../src/registry/recordList';
+import { cardLayout, selectLabel, sortChoices } from '../../src/registry/list/recordList';
 
 const labels = (columns: readonly { label: string }[]) => columns.map((c) => c.label);
 

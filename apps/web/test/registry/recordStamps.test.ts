@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatCell } from '../../src/registry/format';
-import { actorOf, recordStamps, stampText } from '../../src/registry/recordStamps';
+import { actorOf, recordStamps, stampText } from '../../src/registry/record/recordStamps';
 
 const CREATED = '2026-03-03T14:05:00.000Z';
 const UPDATED = '2026-11-20T09:12:00.000Z';

@@ -11,7 +11,7 @@ import {
 } from '@wfc/contract';
 import { describe, expect, it } from 'vitest';
 import { initialProfileValues, profileBody } from '../../src/registry/profile/profileValues';
-import { requiredFields, requiredFieldsOf } from '../../src/registry/requiredFields';
+import { requiredFields, requiredFieldsOf } from '../../src/registry/record/requiredFields';
 
 const sorted = (names: ReadonlySet<string>) => [...names].sort();
 

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppProviders } from '../../src/app/AppProviders';
 import { createEmotionCache } from '../../src/app/emotion';
-import { type Option, ResourceSelect } from '../../src/registry/ResourceSelect';
+import { type Option, ResourceSelect } from '../../src/registry/select/ResourceSelect';
 import { type Call, ok, reply, SCREEN_TEST_TIMEOUT, type Stub, stubApi } from './harness';
 
 const ROLE_COUNT = 230;

@@ -17,11 +17,11 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { RESOURCE_BY_KEY, RESOURCES, type ResourceDef } from '@wfc/contract';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { EMPTY_CELL, formatCell } from '../format';
-import type { FormMode } from '../formValues';
-import { DEFAULT_TABLE_QUERY } from '../listQuery';
+import { DEFAULT_TABLE_QUERY } from '../list/listQuery';
 import { historyPath, useNavigateWithBack, viewPath } from '../paths';
 import { useListQuery } from '../queries';
-import { formTitle, type RecordFormProps, RecordScreen } from '../RecordScreen';
+import type { FormMode } from '../record/formValues';
+import { formTitle, type RecordFormProps, RecordScreen } from '../record/RecordScreen';
 import { useRecordPermissions } from '../useRecordPermissions';
 import { auditDiff, type DiffRow } from './auditDiff';
 

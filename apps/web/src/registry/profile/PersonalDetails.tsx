@@ -1,5 +1,5 @@
 import { Controller } from 'react-hook-form';
-import { useRequired } from '../fields/required';
+import { useRequired } from '../record/fields/required';
 import { PictureDropzone } from './PictureDropzone';
 import { Cell, type ProfileFormParts, Section, SelectCell, TextCell } from './ProfileLayout';
 import { profileInputId } from './profileValues';

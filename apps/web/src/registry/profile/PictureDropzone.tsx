@@ -5,7 +5,7 @@ import Typography from '@mui/material/Typography';
 import { PICTURE_SIZE_MESSAGE, PICTURE_TYPE_MESSAGE, PROFILE_PICTURE_MAX_BYTES } from '@wfc/contract';
 import { useEffect, useState } from 'react';
 import { ErrorCode, type FileRejection, useDropzone } from 'react-dropzone';
-import { REQUIRED_MARK } from '../fields/required';
+import { REQUIRED_MARK } from '../record/fields/required';
 
 /** The formats the server accepts (jpg, jpeg, png and webp), by type and by extension. */
 const ACCEPT = {

@@ -1,6 +1,6 @@
 import { RESOURCE_BY_KEY } from '@wfc/contract';
-import type { FormMode } from '../formValues';
-import { type RecordFormProps, RecordScreen, RecordSkeleton } from '../RecordScreen';
+import type { FormMode } from '../record/formValues';
+import { type RecordFormProps, RecordScreen, RecordSkeleton } from '../record/RecordScreen';
 import { ProfileEditor } from './ProfileEditor';
 import { PICTURE_FETCH_FAILED, useProfilePicture } from './useProfilePicture';
 

@@ -4,9 +4,9 @@ import Typography from '@mui/material/Typography';
 import { RESOURCE_BY_KEY, type ResourceKey } from '@wfc/contract';
 import type { ReactNode } from 'react';
 import type { Control } from 'react-hook-form';
-import { SelectInput } from '../fields/SelectInput';
-import { TextInput, type TextKind } from '../fields/TextInput';
-import type { SelectParent } from '../ResourceSelect';
+import { SelectInput } from '../record/fields/SelectInput';
+import { TextInput, type TextKind } from '../record/fields/TextInput';
+import type { SelectParent } from '../select/ResourceSelect';
 import { type ProfileField, type ProfileValues, profileInputId } from './profileValues';
 
 /** A titled group of the profile form, its fields on a two-column grid from md up. */

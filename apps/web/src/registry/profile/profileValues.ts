@@ -1,8 +1,8 @@
 import type { ProfileRecord } from '@wfc/contract';
 import type { FieldPath } from 'react-hook-form';
-import { type ComparedField, compareFields, type FieldChange } from '../conflict';
-import type { FormMode } from '../formValues';
-import type { Option } from '../ResourceSelect';
+import { type ComparedField, compareFields, type FieldChange } from '../conflict/conflict';
+import type { FormMode } from '../record/formValues';
+import type { Option } from '../select/ResourceSelect';
 
 /** Form state mirrors the request body's keys, so schema and server errors land on their fields. */
 export interface ProfileValues {

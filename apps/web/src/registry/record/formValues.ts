@@ -1,7 +1,7 @@
 import type { FieldError, FormFieldDef, ResourceDef } from '@wfc/contract';
-import { readPath } from './paths';
-import type { RegistryRecord } from './queries';
-import type { Option } from './ResourceSelect';
+import { readPath } from '../paths';
+import type { RegistryRecord } from '../queries';
+import type { Option } from '../select/ResourceSelect';
 
 export type FormMode = 'view' | 'create' | 'update';
 

@@ -7,22 +7,22 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Typography from '@mui/material/Typography';
 import type { ResourceDef } from '@wfc/contract';
 import { useState } from 'react';
-import { Spinner } from '../ui/Spinner';
-import { ConfirmDeleteDialog } from './ConfirmDeleteDialog';
+import { Spinner } from '../../ui/Spinner';
 import {
   comparedFieldsOf,
   compareFields,
   type FieldChange,
   type StaleConflict,
   staleConflictOf,
-} from './conflict';
-import { recordName } from './format';
+} from '../conflict/conflict';
+import { recordName } from '../format';
+import { useDeleteRecord } from '../mutations';
+import { useNavigateWithBack, viewPath } from '../paths';
+import type { RegistryRecord } from '../queries';
+import { useResourceExtension } from '../resourceExtension';
+import { useRecordPermissions } from '../useRecordPermissions';
+import { ConfirmDeleteDialog } from './ConfirmDeleteDialog';
 import { fieldsFor, initialValues } from './formValues';
-import { useDeleteRecord } from './mutations';
-import { useNavigateWithBack, viewPath } from './paths';
-import type { RegistryRecord } from './queries';
-import { useResourceExtension } from './resourceExtension';
-import { useRecordPermissions } from './useRecordPermissions';
 
 interface Props {
   def: ResourceDef;

@@ -1,6 +1,6 @@
 import { ALL_PERMISSION_NAMES, type FormFieldDef, RESOURCES, type ResourceDef } from '@wfc/contract';
-import { readPath } from './paths';
-import type { RegistryRecord } from './queries';
+import { readPath } from '../paths';
+import type { RegistryRecord } from '../queries';
 
 export interface PermissionGroup {
   /** The module the permissions govern ('Roles', 'Performance Snapshot'), or 'Other'. */

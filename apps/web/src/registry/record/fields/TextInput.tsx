@@ -2,7 +2,7 @@ import Box from '@mui/material/Box';
 import TextField from '@mui/material/TextField';
 import type { FormFieldKind } from '@wfc/contract';
 import { type Control, Controller, type FieldPath, type FieldValues } from 'react-hook-form';
-import { usePasswordVisibility } from '../../ui/usePasswordVisibility';
+import { usePasswordVisibility } from '../../../ui/usePasswordVisibility';
 import { dateFieldMessage, dateInputPattern } from './dateFormat';
 import { REQUIRED_MARK, useRequired } from './required';
 

@@ -1,6 +1,6 @@
 import type { ColumnDef, ResourceDef } from '@wfc/contract';
-import { recordName } from './format';
-import type { RegistryRecord } from './queries';
+import { recordName } from '../format';
+import type { RegistryRecord } from '../queries';
 
 /** Rules of a list's rows, shared by the table and the phone's cards. */
 

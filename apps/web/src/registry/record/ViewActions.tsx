@@ -6,12 +6,12 @@ import Button from '@mui/material/Button';
 import { RESOURCE_BY_KEY, type ResourceDef, subListsOf } from '@wfc/contract';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { useCan } from '../auth/auth';
+import { useCan } from '../../auth/auth';
+import { type BackTarget, editPath, historyPath, subListPath, useNavigateWithBack } from '../paths';
+import type { RegistryRecord } from '../queries';
+import { useResourceExtension } from '../resourceExtension';
+import { useRecordPermissions } from '../useRecordPermissions';
 import { DeleteRecordDialog } from './DeleteRecordDialog';
-import { type BackTarget, editPath, historyPath, subListPath, useNavigateWithBack } from './paths';
-import type { RegistryRecord } from './queries';
-import { useResourceExtension } from './resourceExtension';
-import { useRecordPermissions } from './useRecordPermissions';
 
 interface Props {
   def: ResourceDef;

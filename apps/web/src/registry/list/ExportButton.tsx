@@ -2,8 +2,8 @@ import DownloadIcon from '@mui/icons-material/DownloadOutlined';
 import Button from '@mui/material/Button';
 import type { ResourceDef } from '@wfc/contract';
 import { useState } from 'react';
-import { downloadFile } from '../api/download';
-import { notify } from '../ui/notify';
+import { downloadFile } from '../../api/download';
+import { notify } from '../../ui/notify';
 import { listParams, type TableQuery } from './listQuery';
 
 /**

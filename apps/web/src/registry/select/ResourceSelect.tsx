@@ -14,11 +14,11 @@ import Select, {
   type SingleValue,
   type StylesConfig,
 } from 'react-select';
-import { api } from '../api/client';
-import { queryKeys } from '../api/queryKeys';
-import { REQUIRED_MARK } from './fields/required';
+import { api } from '../../api/client';
+import { queryKeys } from '../../api/queryKeys';
+import type { RegistryRecord } from '../queries';
+import { REQUIRED_MARK } from '../record/fields/required';
 import { enterAction, rankOptions } from './optionRanking';
-import type { RegistryRecord } from './queries';
 
 export interface Option {
   value: string;

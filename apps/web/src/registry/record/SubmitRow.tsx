@@ -1,6 +1,6 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import { Spinner } from '../ui/Spinner';
+import { Spinner } from '../../ui/Spinner';
 
 /** The forms' Submit button: hidden in view mode, disabled with a spinner while saving. */
 export function SubmitRow({ hidden, submitting }: { hidden: boolean; submitting: boolean }) {

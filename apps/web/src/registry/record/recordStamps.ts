@@ -1,7 +1,7 @@
 import type { ColumnDef } from '@wfc/contract';
-import { formatCell } from './format';
-import { readPath } from './paths';
-import type { RegistryRecord } from './queries';
+import { formatCell } from '../format';
+import { readPath } from '../paths';
+import type { RegistryRecord } from '../queries';
 
 /** One line of a record's details: when it was created or last updated, and by whom if known. */
 export interface RecordStamp {

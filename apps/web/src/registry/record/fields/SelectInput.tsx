@@ -1,6 +1,6 @@
 import type { ResourceDef } from '@wfc/contract';
 import { type Control, Controller, type FieldPath, type FieldValues } from 'react-hook-form';
-import { type Option, ResourceSelect, type SelectParent } from '../ResourceSelect';
+import { type Option, ResourceSelect, type SelectParent } from '../../select/ResourceSelect';
 import { useRequired } from './required';
 
 interface BaseProps<V extends FieldValues> {

@@ -7,9 +7,9 @@ import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import type { ResourceDef } from '@wfc/contract';
 import { useEffect, useRef } from 'react';
-import { editPath, useNavigateWithBack, viewPath } from './paths';
-import type { RegistryRecord } from './queries';
-import type { RecordPermissions } from './useRecordPermissions';
+import { editPath, useNavigateWithBack, viewPath } from '../paths';
+import type { RegistryRecord } from '../queries';
+import type { RecordPermissions } from '../useRecordPermissions';
 
 interface Props {
   def: ResourceDef;

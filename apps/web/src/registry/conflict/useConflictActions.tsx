@@ -2,12 +2,12 @@ import type { ResourceDef } from '@wfc/contract';
 import { type ReactNode, useState } from 'react';
 import type { FieldValues, UseFormGetValues, UseFormReset } from 'react-hook-form';
 import { useNavigate } from 'react-router';
+import { stashDraft } from '../drafts';
+import { type BackState, type BackTarget, createPath, useGoBack } from '../paths';
+import type { RegistryRecord } from '../queries';
+import { useRecordPermissions } from '../useRecordPermissions';
 import { ConflictPanel } from './ConflictPanel';
 import { type FieldChange, type StaleConflict, versionOf } from './conflict';
-import { stashDraft } from './drafts';
-import { type BackState, type BackTarget, createPath, useGoBack } from './paths';
-import type { RegistryRecord } from './queries';
-import { useRecordPermissions } from './useRecordPermissions';
 
 /** What a form lends the conflict panel's ways on, read as the panel renders. */
 export interface ConflictForm<V extends FieldValues, R> {

@@ -1,8 +1,8 @@
 import { type FormFieldDef, RESOURCE_BY_KEY, type ResourceDef } from '@wfc/contract';
 import { type Control, useWatch } from 'react-hook-form';
+import type { Option } from '../../select/ResourceSelect';
 import type { DelegatedField } from '../delegation';
 import type { FormValues } from '../formValues';
-import type { Option } from '../ResourceSelect';
 import { JsonInput } from './JsonInput';
 import { MultiSelectInput, SelectInput } from './SelectInput';
 import { SwitchInput } from './SwitchInput';

@@ -1,9 +1,9 @@
 import type { ResourceDef } from '@wfc/contract';
 import { startTransition, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { lastPage } from '../ui/paging';
+import { lastPage } from '../../ui/paging';
+import { type SubListContext, useListQuery } from '../queries';
 import { DEFAULT_TABLE_QUERY, readTableQuery, type TableQuery, writeTableQuery } from './listQuery';
-import { type SubListContext, useListQuery } from './queries';
 import { rememberedRowsPerPage, rememberRowsPerPage } from './rowsPerPage';
 
 /**

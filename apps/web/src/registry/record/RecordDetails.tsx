@@ -2,10 +2,10 @@ import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import { RESOURCE_BY_KEY, type ResourceDef } from '@wfc/contract';
 import { Link as RouterLink, useLocation } from 'react-router';
-import { useCan } from '../auth/auth';
-import type { TableQuery } from './listQuery';
-import { historyPath, stateFrom } from './paths';
-import { type RegistryRecord, useListQuery } from './queries';
+import { useCan } from '../../auth/auth';
+import type { TableQuery } from '../list/listQuery';
+import { historyPath, stateFrom } from '../paths';
+import { type RegistryRecord, useListQuery } from '../queries';
 import { actorOf, type RecordStamp, recordStamps } from './recordStamps';
 
 interface Props {

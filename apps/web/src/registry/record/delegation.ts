@@ -1,9 +1,9 @@
 import { type FormFieldDef, holdsEveryPermission } from '@wfc/contract';
 import { normalisePermissionName, permissionSet } from '@wfc/contract/permissions';
 import { useMemo } from 'react';
-import { useAuth } from '../auth/auth';
+import { useAuth } from '../../auth/auth';
+import type { Option } from '../select/ResourceSelect';
 import type { FormMode } from './formValues';
-import type { Option } from './ResourceSelect';
 
 /** Who is filling the form, as far as the delegation rules care. */
 export interface Delegator {

@@ -1,7 +1,7 @@
 import type { FormFieldDef } from '@wfc/contract';
 import { get } from 'react-hook-form';
-import { ApiError } from '../api/client';
-import type { RegistryRecord } from './queries';
+import { ApiError } from '../../api/client';
+import type { RegistryRecord } from '../queries';
 
 /*
  * Optimistic concurrency in the forms: an update or delete names the version it read; when the
