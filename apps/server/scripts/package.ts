@@ -1,12 +1,25 @@
 /**
  * `npm run package -- DIR`: a production installation of the console in DIR: the compiled server,
- * its migrations, the built web app and the runtime dependencies only (`npm ci --omit=dev`). The
- * Dockerfile's build stage runs this same command; so does CI, which then starts the result.
+ * its migrations, the built web app and the runtime dependencies only (`npm ci --omit=dev`), with
+ * the bill of materials of what was installed (`sbom.cdx.json`, CycloneDX) and a summary of its
+ * licences (`licences.md`). The Dockerfile's build stage runs this same command; so does CI, which
+ * then starts the result.
  */
-import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type Bom, describedAs, licenceSummary } from './sbom.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const target = process.argv[2];
@@ -51,4 +64,49 @@ if (install.status !== 0) {
   rmSync(dir, { recursive: true, force: true });
   process.exit(install.status ?? 1);
 }
+
+/**
+ * npm sbom run on the installation, its manifests without devDependencies meanwhile: it reads the
+ * installed tree but refuses one whose manifests name development packages it lacks, and its
+ * --omit=dev also leaves out every runtime package a development one shares. So the document lists
+ * exactly what is installed. The manifests are put back after, so that npm ci can run here again.
+ */
+function installedSbom(): SpawnSyncReturns<string> {
+  const manifests = files.filter((file) => file.endsWith('package.json')).map((file) => join(dir, file));
+  const originals = manifests.map((path) => readFileSync(path, 'utf8'));
+  // npm start rebuilds what is older than its sources, package.json files included, and the build
+  // output was copied a few milliseconds after them: each gets back its time, down to the whole
+  // second, which can only make it older.
+  const times = manifests.map((path) => Math.floor(statSync(path).mtimeMs / 1000));
+  try {
+    for (const [i, path] of manifests.entries()) {
+      const manifest = JSON.parse(originals[i] ?? '{}') as Record<string, unknown>;
+      const production = Object.fromEntries(
+        Object.entries(manifest).filter(([key]) => key !== 'devDependencies'),
+      );
+      writeFileSync(path, `${JSON.stringify(production, null, 2)}\n`);
+    }
+    return spawnSync('npm', ['sbom', '--sbom-format=cyclonedx', '--sbom-type=application'], {
+      cwd: dir,
+      encoding: 'utf8',
+      maxBuffer: 256 * 1024 * 1024,
+    });
+  } finally {
+    for (const [i, path] of manifests.entries()) {
+      writeFileSync(path, originals[i] ?? '');
+      const time = times[i] ?? 0;
+      utimesSync(path, time, time);
+    }
+  }
+}
+const sbom = installedSbom();
+if (sbom.status !== 0) {
+  console.error(`npm sbom failed:\n${sbom.stderr}`);
+  rmSync(dir, { recursive: true, force: true });
+  process.exit(sbom.status ?? 1);
+}
+const { name } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string };
+const bom = describedAs(JSON.parse(sbom.stdout) as Bom, name);
+writeFileSync(join(dir, 'sbom.cdx.json'), `${JSON.stringify(bom, null, 2)}\n`);
+writeFileSync(join(dir, 'licences.md'), licenceSummary(bom));
 console.log(`Production installation in ${dir}: start it with npm start (or node apps/server/dist/main.js)`);
