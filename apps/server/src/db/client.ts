@@ -1,4 +1,5 @@
-import { PGlite } from '@electric-sql/pglite';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { type ExecProtocolOptions, PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -56,13 +57,29 @@ export interface DbOptions {
   serveBackups?: boolean;
 }
 
+/**
+ * PGlite runs each statement synchronously on this thread, and its promises settle without the
+ * event loop turning in between: a run of statements (the migrations, loading demo data) would
+ * leave every request, health probes included, unanswered until its very end. One turn of the
+ * event loop before each protocol message answers them in between.
+ */
+class YieldingPGlite extends PGlite {
+  override async execProtocolRaw(message: Uint8Array, options?: ExecProtocolOptions): Promise<Uint8Array> {
+    await yieldToEventLoop();
+    return super.execProtocolRaw(message, options);
+  }
+}
+
 /** The embedded database (PGlite) with the extensions the migrations use. */
-export const openEmbedded = (dataDir: string, loadDataDir?: Blob) =>
-  PGlite.create({
+export async function openEmbedded(dataDir: string, loadDataDir?: Blob): Promise<PGlite> {
+  const client = new YieldingPGlite({
     dataDir: dataDir === 'memory://' ? undefined : dataDir,
     extensions: { pg_trgm },
     ...(loadDataDir ? { loadDataDir } : {}),
   });
+  await client.waitReady;
+  return client;
+}
 
 export async function openDatabase(opts: DbOptions): Promise<DbHandle> {
   if (opts.databaseUrl) {

@@ -213,6 +213,9 @@ async function startPictures(tx: Executor, people: DemoPerson[]) {
   };
 }
 
+/** About 60,000 scores a statement at 20 skills and a quarter's working days. */
+const EMPLOYEES_PER_STATEMENT = 50;
+
 async function insertScores(tx: Executor, people: DemoPerson[], days: number) {
   if (days <= 0) return;
   const today = new Date();
@@ -226,18 +229,24 @@ async function insertScores(tx: Executor, people: DemoPerson[], days: number) {
     and not exists (select 1 from ${performances} p where p.employee_code = e.employee_code)`;
   const [unscoredCount] = await rows<{ n: number }>(tx, sql`select count(*)::int as n from (${unscored}) u`);
   if (!unscoredCount?.n) return;
-  const load = () =>
-    insertDailyScores(tx, {
-      employees: unscored,
-      skills: sql`select s.id, s.skill_code from ${skills} s
-        where lower(s.title) in (select lower(r.title) from ${jsonRecords(
-          SKILLS.map((s) => ({ title: s.title })),
-          sql`title text`,
-        )})`,
-      from: from.toISOString().slice(0, 10),
-      days,
-      workdaysOnly: true,
-    });
+  // A statement per few dozen employees: the embedded database holds the server's thread while a
+  // statement runs, and a first start answers its health probes between two.
+  const chunks = Math.ceil(unscoredCount.n / EMPLOYEES_PER_STATEMENT);
+  const load = async () => {
+    for (let chunk = 0; chunk < chunks; chunk++) {
+      await insertDailyScores(tx, {
+        employees: sql`select u.id, u.employee_code from (${unscored}) u where u.id % ${chunks} = ${chunk}`,
+        skills: sql`select s.id, s.skill_code from ${skills} s
+          where lower(s.title) in (select lower(r.title) from ${jsonRecords(
+            SKILLS.map((s) => ({ title: s.title })),
+            sql`title text`,
+          )})`,
+        from: from.toISOString().slice(0, 10),
+        days,
+        workdaysOnly: true,
+      });
+    }
+  };
   if ((await countOf(tx, performances)) === 0) {
     // Index builds sort in memory instead of spilling to disk.
     await tx.execute(sql`set local maintenance_work_mem = '256MB'`);

@@ -8,8 +8,12 @@ import { codeSql, jsonRecords, rows } from './sql.ts';
 /** The dataset has no alpha-3 codes; faker's ISO 3166 table has them for all but Kosovo. */
 const ALPHA3_EXTRA: Record<string, string> = { XK: 'XKX' };
 
-/** Sized so that one statement's JSON stays a few megabytes. */
-const CITY_BATCH = 25_000;
+/**
+ * Sized so that one statement's JSON stays small and the statement short: the embedded database
+ * holds the server's thread while a statement runs, and requests (health probes during a first
+ * start) are answered between two.
+ */
+const CITY_BATCH = 5_000;
 
 export interface GeographyOptions {
   /** ISO2 codes of the countries whose cities are loaded, or 'all' (about 148,000 cities). */
