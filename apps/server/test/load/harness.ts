@@ -81,7 +81,6 @@ export async function startServer(
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       DEMO_DATA: 'false',
-      WEB_DIST: '/nonexistent/',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
