@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { FieldError } from './envelope.ts';
 import { codeList, codeRef, isoDate } from './fields.ts';
 import { type ListQuery, normaliseListQuery } from './query.ts';
 
@@ -245,6 +246,93 @@ export const createUpdatePerformancesSchema = z.object({ performances: batchOf(p
  * the event loop for long. The answers are those of `createUpdatePerformancesSchema`.
  */
 export const performanceBatchSchema = z.object({ performances: batchOf(z.unknown()) });
+
+/*
+ * What a valid batch is, in one place: the body's size (`performanceBatchSchema`), each row
+ * (`performanceRowInput`), and no employee and date or skill of a row named twice
+ * (`performanceBatchErrors`); `readPerformanceBatch` applies them in that order, as the save
+ * does. Whether the named records exist is the database's to say.
+ */
+
+const rowField = (i: number, field: string) => `performances.${i}.${field}`;
+const cellField = (i: number, j: number, field: string) =>
+  `performances.${i}.performancePerSkill.${j}.${field}`;
+
+/** Up to this many cells a row's repeats are found by comparison; beyond, by a set. */
+const FEW_CELLS = 32;
+
+/** Pure: the index of each cell whose skill an earlier cell of the row already names. */
+function repeatedCells(cells: PerformanceRowInput['performancePerSkill']): number[] {
+  const repeated: number[] = [];
+  if (cells.length <= FEW_CELLS) {
+    // Hashing every code of a large batch (100,000 of them) costs more than comparing a few.
+    for (let j = 1; j < cells.length; j++) {
+      for (let k = 0; k < j; k++) {
+        if (cells[k]?.skillCode === cells[j]?.skillCode) {
+          repeated.push(j);
+          break;
+        }
+      }
+    }
+    return repeated;
+  }
+  const seen = new Set<string>();
+  cells.forEach((cell, j) => {
+    if (seen.has(cell.skillCode)) repeated.push(j);
+    seen.add(cell.skillCode);
+  });
+  return repeated;
+}
+
+/** Pure: what a batch of valid rows cannot mean, whatever the database holds (repeated rows or cells). */
+export function performanceBatchErrors(rows: readonly PerformanceRowInput[]): FieldError[] {
+  const errors: FieldError[] = [];
+  const seen = new Set<string>();
+  rows.forEach((row, i) => {
+    const key = `${row.employeeCode}|${row.date}`;
+    if (seen.has(key)) {
+      errors.push({ field: rowField(i, 'date'), message: 'This employee and date appear twice in the list' });
+    }
+    seen.add(key);
+    for (const j of repeatedCells(row.performancePerSkill)) {
+      errors.push({ field: cellField(i, j, 'skillCode'), message: 'This skill appears twice in the row' });
+    }
+  });
+  return errors;
+}
+
+/** Rows read between two pauses: a few milliseconds of work. */
+const ROWS_PER_TURN = 500;
+
+/**
+ * The rows of a bulk save body (`performanceBatchSchema`'s `performances`), read a chunk at a
+ * time with `pause` between chunks, so that the largest batch (100,000 cells, tens of
+ * milliseconds) never holds a server's other requests for long. Every row error at once, at the
+ * paths the whole body's schema gives (`performances.3.performancePerSkill.1.pointsEarned`);
+ * when the rows are valid, their repeats.
+ */
+export async function readPerformanceBatch(
+  values: readonly unknown[],
+  pause: () => Promise<void>,
+): Promise<{ rows: PerformanceRowInput[]; errors: FieldError[] }> {
+  const rows: PerformanceRowInput[] = [];
+  const errors: FieldError[] = [];
+  for (let start = 0; start < values.length; start += ROWS_PER_TURN) {
+    if (start > 0) await pause();
+    const end = Math.min(values.length, start + ROWS_PER_TURN);
+    for (let i = start; i < end; i++) {
+      const parsed = performanceRowInput.safeParse(values[i]);
+      if (parsed.success) rows.push(parsed.data);
+      else
+        for (const issue of parsed.error.issues)
+          errors.push({
+            field: ['performances', i, ...issue.path].map(String).join('.'),
+            message: issue.message,
+          });
+    }
+  }
+  return { rows, errors: errors.length ? errors : performanceBatchErrors(rows) };
+}
 
 const optionalDate = performanceDate('Date').optional();
 

@@ -21,49 +21,6 @@ const rowField = (i: number, field: string) => `performances.${i}.${field}`;
 const cellField = (i: number, j: number, field: string) =>
   `performances.${i}.performancePerSkill.${j}.${field}`;
 
-/** Up to this many cells a row's repeats are found by comparison; beyond, by a set. */
-const FEW_CELLS = 32;
-
-/** Pure: the index of each cell whose skill an earlier cell of the row already names. */
-function repeatedCells(cells: PerformanceRowInput['performancePerSkill']): number[] {
-  const repeated: number[] = [];
-  if (cells.length <= FEW_CELLS) {
-    // Hashing every code of a large batch (100,000 of them) costs more than comparing a few.
-    for (let j = 1; j < cells.length; j++) {
-      for (let k = 0; k < j; k++) {
-        if (cells[k]?.skillCode === cells[j]?.skillCode) {
-          repeated.push(j);
-          break;
-        }
-      }
-    }
-    return repeated;
-  }
-  const seen = new Set<string>();
-  cells.forEach((cell, j) => {
-    if (seen.has(cell.skillCode)) repeated.push(j);
-    seen.add(cell.skillCode);
-  });
-  return repeated;
-}
-
-/** Pure: what a batch cannot mean, whatever the database holds (repeated rows or cells). */
-export function batchShapeErrors(rows: readonly PerformanceRowInput[]): FieldError[] {
-  const errors: FieldError[] = [];
-  const seen = new Set<string>();
-  rows.forEach((row, i) => {
-    const key = `${row.employeeCode}|${row.date}`;
-    if (seen.has(key)) {
-      errors.push({ field: rowField(i, 'date'), message: 'This employee and date appear twice in the list' });
-    }
-    seen.add(key);
-    for (const j of repeatedCells(row.performancePerSkill)) {
-      errors.push({ field: cellField(i, j, 'skillCode'), message: 'This skill appears twice in the row' });
-    }
-  });
-  return errors;
-}
-
 export interface KnownRecords {
   employees: ReadonlySet<string>;
   skills: ReadonlySet<string>;

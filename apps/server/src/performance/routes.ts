@@ -1,5 +1,4 @@
 import {
-  type FieldError,
   type ListQuery,
   localIsoDate,
   normaliseListQuery,
@@ -14,9 +13,9 @@ import {
   performanceBatchSchema,
   performanceByCodeSchema,
   performanceDateQuerySchema,
-  performanceRowInput,
   performancesByDateAndEmployeesSchema,
   performancesByEmployeeSchema,
+  readPerformanceBatch,
 } from '@wfc/contract';
 import { getTableName, sql } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -83,32 +82,12 @@ async function reportHandler(db: Executor, raw: DateQuery) {
 
 const totalOf = (rows: readonly BaseRow[]) => rows[0]?.total ?? 0;
 
-/** Rows validated between two turns of the event loop: a few milliseconds of work. */
-const ROWS_PER_TURN = 500;
+/** A turn of the event loop, which other requests get between two chunks of a batch's rows. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/**
- * The rows of a bulk save, validated a chunk at a time with a turn of the event loop between
- * chunks: the largest batch (100,000 cells) takes tens of milliseconds to validate, which the
- * other requests would otherwise wait out. Refused with every error at once, at the paths the
- * whole body's schema gives (`performances.3.performancePerSkill.1.pointsEarned`).
- */
+/** The rows of a bulk save, or a 400 with everything that makes it invalid. */
 async function readRows(values: readonly unknown[]): Promise<PerformanceRowInput[]> {
-  const rows: PerformanceRowInput[] = [];
-  const errors: FieldError[] = [];
-  for (let start = 0; start < values.length; start += ROWS_PER_TURN) {
-    if (start > 0) await new Promise((resolve) => setImmediate(resolve));
-    const end = Math.min(values.length, start + ROWS_PER_TURN);
-    for (let i = start; i < end; i++) {
-      const parsed = performanceRowInput.safeParse(values[i]);
-      if (parsed.success) rows.push(parsed.data);
-      else
-        for (const issue of parsed.error.issues)
-          errors.push({
-            field: ['performances', i, ...issue.path].map(String).join('.'),
-            message: issue.message,
-          });
-    }
-  }
+  const { rows, errors } = await readPerformanceBatch(values, nextTurn);
   if (errors.length) throw badRequest('Invalid input', errors);
   return rows;
 }

@@ -6,7 +6,6 @@ import type { Executor } from '../db/client.ts';
 import { newCode } from '../db/codes.ts';
 import { badRequest, staleWrite } from '../http/envelope.ts';
 import {
-  batchShapeErrors,
   referenceErrors,
   rowChange,
   rowKey,
@@ -239,15 +238,14 @@ async function saveCells(
  * chunk of rows at a time, the rollups and audit records in set-based statements for the whole
  * batch; only rows that really change are rewritten, rolled up and audited. A row that names a
  * stale version refuses the whole batch (409, with the current rows) before anything is written;
- * a changed row that existed gets the next version, a created one starts at 1.
+ * a changed row that existed gets the next version, a created one starts at 1. `rows` are a
+ * valid batch as `readPerformanceBatch` reads one: none names an employee and date twice.
  */
 export async function savePerformances(
   tx: Executor,
   rows: readonly PerformanceRowInput[],
   actor: AuditActor | null,
 ): Promise<SavedRow[]> {
-  const shapeErrors = batchShapeErrors(rows);
-  if (shapeErrors.length) throw badRequest('Invalid input', shapeErrors);
   const refs = await checkReferences(tx, rows);
   await checkVersions(tx, rows);
 

@@ -1,7 +1,6 @@
-import type { PerformanceRowInput } from '@wfc/contract';
+import { type PerformanceRowInput, performanceBatchErrors } from '@wfc/contract';
 import { describe, expect, it } from 'vitest';
 import {
-  batchShapeErrors,
   referenceErrors,
   rowChange,
   scoresByTitle,
@@ -22,10 +21,10 @@ const row = (
   performancePerSkill: cells.map(([skillCode, pointsEarned]) => ({ skillCode, pointsEarned })),
 });
 
-describe('batchShapeErrors', () => {
+describe('performanceBatchErrors', () => {
   it('accepts distinct rows and cells', () => {
     expect(
-      batchShapeErrors([
+      performanceBatchErrors([
         row('E1', '2024-01-01', [
           ['S1', 1],
           ['S2', null],
@@ -37,7 +36,7 @@ describe('batchShapeErrors', () => {
 
   it('names a repeated employee and date, and a repeated skill in a row, at the later occurrence', () => {
     expect(
-      batchShapeErrors([
+      performanceBatchErrors([
         row('E1', '2024-01-01', [['S1', 1]]),
         row('E2', '2024-01-01', [
           ['S1', 1],
@@ -59,7 +58,7 @@ describe('batchShapeErrors', () => {
     const twice = (n: number): [string, number][] =>
       Array.from({ length: n }, (_, j) => [`S${j % Math.ceil(n / 2)}`, 1]);
     for (const n of [6, 32, 33, 80]) {
-      const fields = batchShapeErrors([row('E1', '2024-01-01', twice(n))]).map((e) => e.field);
+      const fields = performanceBatchErrors([row('E1', '2024-01-01', twice(n))]).map((e) => e.field);
       const expected = Array.from({ length: n }, (_, j) => j).filter((j) => j >= Math.ceil(n / 2));
       expect(fields, String(n)).toEqual(
         expected.map((j) => `performances.0.performancePerSkill.${j}.skillCode`),

@@ -1,7 +1,12 @@
-import { createUpdatePerformancesSchema, type PerformanceRowInput, performanceRowInput } from '@wfc/contract';
+import {
+  createUpdatePerformancesSchema,
+  type PerformanceRowInput,
+  performanceBatchErrors,
+  performanceRowInput,
+} from '@wfc/contract';
 import { describe, expect, it } from 'vitest';
 import { newCode } from '../../../src/db/codes.ts';
-import { batchShapeErrors, SAVE_BODY_LIMIT } from '../../../src/performance/batch.ts';
+import { SAVE_BODY_LIMIT } from '../../../src/performance/batch.ts';
 
 const EMPLOYEES = 5000;
 const SKILLS = 20;
@@ -54,16 +59,16 @@ describe('the bulk save at its largest: 5,000 employees x 20 skills', () => {
     expect(parsed.success).toBe(true);
     const rows = parsed.data?.performances as PerformanceRowInput[];
     expect(rows).toHaveLength(EMPLOYEES);
-    expect(batchShapeErrors(rows)).toEqual([]);
+    expect(performanceBatchErrors(rows)).toEqual([]);
 
     const validate = timings(text, 7, same, (b) => createUpdatePerformancesSchema.safeParse(b));
-    // The server validates 500 rows between two turns of the event loop (routes.ts, `readRows`).
+    // The server validates 500 rows between two turns of the event loop (`readPerformanceBatch`).
     const turn = timings(text, 7, same, (b) => {
       for (const row of (b as { performances: unknown[] }).performances.slice(0, 500)) {
         performanceRowInput.safeParse(row);
       }
     });
-    const shape = timings(text, 7, validRows, batchShapeErrors);
+    const shape = timings(text, 7, validRows, performanceBatchErrors);
     console.info(
       `bulk save, ${(text.length / 1024 / 1024).toFixed(2)} MiB: schema ${median(validate).toFixed(1)} ms ` +
         `(runs ${validate.map((t) => t.toFixed(0)).join(', ')}), 500 rows ${median(turn).toFixed(1)} ms, ` +
