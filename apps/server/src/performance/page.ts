@@ -8,11 +8,9 @@ import {
   type DayRow,
   dateOrder,
   employeeWhere,
-  gridRows,
-  listSkills,
   personOrder,
   type ScoreRow,
-  withSkills,
+  scoresOf,
 } from './read.ts';
 import { rowsOf } from './sql.ts';
 
@@ -36,18 +34,17 @@ export interface PageDocument {
 export const documentScores = (doc: PageDocument): ScoreRow[] =>
   doc.scores.map(([performanceCode, skillCode, points]) => ({ performanceCode, skillCode, points }));
 
-type PageQuery = DateGridQuery & { page: NonNullable<DateGridQuery['page']> };
-
 /**
  * The employees of a page (id, employee_code, employee_id, name, total), in no particular order.
  * By name or id they are paged by themselves. By an average, that average alone is computed for
  * every matching employee, and SQL orders and pages them; only the page's rows then get all three
- * averages and their scores.
+ * averages and their scores. Unpaged: every matching employee.
  */
-function pageEmployees(q: PageQuery): SQL {
-  const paging = sql`limit ${q.page.limit} offset ${q.page.offset}`;
+function pageEmployees(q: DateGridQuery): SQL {
   const matching = sql`select e.id, e.employee_code, e.employee_id, e.name, 0 as total
     from employees e where ${employeeWhere(q.filter)}`;
+  if (!q.page) return matching;
+  const paging = sql`limit ${q.page.limit} offset ${q.page.offset}`;
   if (q.sortField === 'name' || q.sortField === 'employeeId') {
     return sql`${matching} order by ${personOrder(q)} ${paging}`;
   }
@@ -59,11 +56,21 @@ function pageEmployees(q: PageQuery): SQL {
     ${paging}`;
 }
 
+/** The scored cells of a document's rows, or none when `inline` is false (they are read apart). */
+const documentScoresSql = (inline: boolean) =>
+  inline
+    ? sql`coalesce((
+        select json_agg(json_build_array(ps.performance_code, ps.skill_code, ps.points))
+        from page p join performance_scores ps on ps.performance_code = p."performanceCode"
+        where ps.points is not null), '[]')`
+    : sql`'[]'::json`;
+
 /**
- * A page, its scores, the skill columns and the number of matching employees, as one JSON
- * document: one round trip, whose price on a busy machine is a good part of a page's.
+ * A page (or every row), the skill columns and the number of matching employees, as one JSON
+ * document: one round trip, whose price on a busy machine is a good part of a page's. With
+ * `inlineScores`, the rows' scores too.
  */
-async function pageDocument(db: Executor, q: PageQuery): Promise<PageDocument> {
+async function pageDocument(db: Executor, q: DateGridQuery, inlineScores: boolean): Promise<PageDocument> {
   const [doc] = await rowsOf<{ doc: PageDocument }>(
     db,
     sql`
@@ -79,10 +86,7 @@ async function pageDocument(db: Executor, q: PageQuery): Promise<PageDocument> {
             'daily', p.daily, 'monthly', p.monthly, 'yearly', p.yearly)
           order by ${dateOrder(q, sql`p`)})
         from page p), '[]'),
-      'scores', coalesce((
-        select json_agg(json_build_array(ps.performance_code, ps.skill_code, ps.points))
-        from page p join performance_scores ps on ps.performance_code = p."performanceCode"
-        where ps.points is not null), '[]'),
+      'scores', ${documentScoresSql(inlineScores)},
       'total', (select count(*) from employees e where ${employeeWhere(q.filter)})
     ) as doc`,
   );
@@ -91,21 +95,22 @@ async function pageDocument(db: Executor, q: PageQuery): Promise<PageDocument> {
 }
 
 /**
- * A page (or, without `page`, all) of a date's rows in the asked order: what every grid read
- * uses. Nothing is written: any date costs the same computation, and none leaves a trace.
+ * A page (or, without `page`, all) of a date's rows in the asked order: how every read of a
+ * date's rows builds them (the grid, the report and its CSV, by code, by employees, a stale
+ * batch's answer). Every row of a large report has its scores read over several connections
+ * (`scoresOf`) rather than in the document. Nothing is written: any date costs the same
+ * computation, and none leaves a trace.
  */
 export async function datePage(db: Executor, q: DateGridQuery): Promise<DatePage> {
-  const { page } = q;
-  if (page) {
-    const doc = await pageDocument(db, { ...q, page });
-    return {
-      skills: doc.skills,
-      rows: assembleRows(doc.rows, doc.skills, documentScores(doc)),
-      total: doc.total,
-    };
-  }
-  // Every row: the scores are read over several connections (`withSkills`).
-  const skills = await listSkills(db);
-  const base = await gridRows(db, q);
-  return { skills, rows: await withSkills(db, base, skills), total: base.length };
+  const doc = await pageDocument(db, q, !!q.page);
+  const codes = doc.rows.flatMap((r) => (r.performanceCode ? [r.performanceCode] : []));
+  const scores = q.page ? documentScores(doc) : await scoresOf(db, codes);
+  return { skills: doc.skills, rows: assembleRows(doc.rows, doc.skills, scores), total: doc.total };
+}
+
+/** The rows of these employees on a date, by name: a form's, a saved row's, a stale batch's. */
+export async function employeesDay(db: Executor, date: string, codes: readonly string[]) {
+  if (!codes.length) return [];
+  const filter = { kind: 'codes', codes } as const;
+  return (await datePage(db, { date, filter, sortField: 'name', sortValue: 'asc' })).rows;
 }

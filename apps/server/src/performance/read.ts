@@ -243,27 +243,6 @@ export function averagesOf(date: string, emp: SQL, only?: AverageField): SQL {
     from calc`;
 }
 
-/**
- * One row per matching employee for one date, computed from the rollups. Sorting by name or id
- * pages the employees first, so only a page's averages are computed; sorting by an average
- * computes every matching employee's.
- */
-export async function gridRows(db: Executor, q: DateGridQuery): Promise<BaseRow[]> {
-  const byPerson = q.sortField === 'name' || q.sortField === 'employeeId';
-  const paging = q.page ? sql`limit ${q.page.limit} offset ${q.page.offset}` : sql``;
-  const emp = sql`
-    select e.id, e.employee_code, e.employee_id, e.name, count(*) over () as total
-    from employees e
-    where ${employeeWhere(q.filter)}
-    ${byPerson ? sql`order by ${personOrder(q)} ${paging}` : sql``}`;
-  return rowsOf<BaseRow>(
-    db,
-    sql`select "performanceCode", version, "employeeCode", "employeeId", "employeeName", date, daily, monthly, yearly, total
-        from (${averagesOf(q.date, emp)}) r
-        order by ${dateOrder(q, sql`r`)} ${byPerson ? sql`` : paging}`,
-  );
-}
-
 /** The employees `e` in a person sort's order. */
 export function personOrder(q: Pick<DateGridQuery, 'sortField' | 'sortValue'>): SQL {
   const d = dir(q.sortValue);

@@ -26,15 +26,8 @@ import { type ApiRoute, allOf, anyOf, defineRoute } from '../http/routes.ts';
 import { SAVE_BODY_LIMIT } from './batch.ts';
 import { csvStream } from './csv.ts';
 import { insightRoutes } from './insights.ts';
-import { datePage } from './page.ts';
-import {
-  type BaseRow,
-  type DateGridQuery,
-  findPerformance,
-  gridRows,
-  historyRows,
-  withSkills,
-} from './read.ts';
+import { datePage, employeesDay } from './page.ts';
+import { type BaseRow, type DateGridQuery, findPerformance, historyRows, withSkills } from './read.ts';
 import { savePerformances } from './save.ts';
 import { rowsOf, textSet } from './sql.ts';
 
@@ -141,13 +134,7 @@ export const performanceRoutes: ApiRoute[] = [
       const db = ctx.services.db;
       const found = await findPerformance(db, ctx.body.performanceCode);
       if (!found) throw notFound(PERFORMANCE_MESSAGES.notFound);
-      const base = await gridRows(db, {
-        date: found.date,
-        filter: { kind: 'codes', codes: [found.employeeCode] },
-        sortField: 'name',
-        sortValue: 'asc',
-      });
-      const [row] = await withSkills(db, base);
+      const [row] = await employeesDay(db, found.date, [found.employeeCode]);
       return { message: PERFORMANCE_MESSAGES.fetched, data: row };
     },
   }),
@@ -176,15 +163,8 @@ export const performanceRoutes: ApiRoute[] = [
           : [{ field: `employeeCodes.${i}`, message: PERFORMANCE_MESSAGES.employeeNotFound }],
       );
       if (errors.length) throw badRequest('Invalid input', errors);
-      const base = codes.length
-        ? await gridRows(db, {
-            date: dateOr(ctx.body.date),
-            filter: { kind: 'codes', codes },
-            sortField: 'name',
-            sortValue: 'asc',
-          })
-        : [];
-      return { message: PERFORMANCE_MESSAGES.listed, data: await withSkills(db, base), total: base.length };
+      const rows = await employeesDay(db, dateOr(ctx.body.date), codes);
+      return { message: PERFORMANCE_MESSAGES.listed, data: rows, total: rows.length };
     },
   }),
   defineRoute({

@@ -14,7 +14,8 @@ import {
   staleMessage,
   staleRows,
 } from './batch.ts';
-import { gridRows, listScores, listSkills, scoresByRow, withSkills } from './read.ts';
+import { employeesDay } from './page.ts';
+import { listScores, listSkills, scoresByRow } from './read.ts';
 import {
   type ChangedDay,
   refreshRollups,
@@ -84,12 +85,8 @@ async function staleBatch(tx: Executor, stale: readonly PerformanceRowInput[]) {
   const byDate = new Map<string, string[]>();
   for (const r of stale) byDate.set(r.date, [...(byDate.get(r.date) ?? []), r.employeeCode]);
   const current: PerformanceRow[] = [];
-  for (const date of [...byDate.keys()].sort()) {
-    const codes = byDate.get(date) ?? [];
-    const filter = { kind: 'codes', codes } as const;
-    const base = await gridRows(tx, { date, filter, sortField: 'name', sortValue: 'asc' });
-    current.push(...(await withSkills(tx, base)));
-  }
+  for (const date of [...byDate.keys()].sort())
+    current.push(...(await employeesDay(tx, date, byDate.get(date) ?? [])));
   const saved = current.flatMap((r) => (r.performanceCode ? [r.performanceCode] : []));
   const last = await lastChanges(tx, PERFORMANCE_COLLECTION, saved);
   const changes = current.map((r) => (r.performanceCode ? (last.get(r.performanceCode) ?? null) : null));

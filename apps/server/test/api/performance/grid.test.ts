@@ -2,9 +2,11 @@ import type { PerformanceRow } from '@wfc/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csvStream } from '../../../src/performance/csv.ts';
-import { type DateGridQuery, gridRows, listSkills, withSkills } from '../../../src/performance/read.ts';
+import { datePage } from '../../../src/performance/page.ts';
+import { type DateGridQuery, listSkills, withSkills } from '../../../src/performance/read.ts';
 import { rebuildPerformanceRollups } from '../../../src/performance/rollups.ts';
 import { createTestApp, type TestApp } from '../../support/app.ts';
+import { gridRows } from './direct.ts';
 import { makeDepartment, makeEmployee, makeSkill, save, submission } from './support.ts';
 
 /*
@@ -139,6 +141,27 @@ describe('pages sorted by an average', () => {
       for await (const chunk of csvStream(await listSkills(t.handle.db), expected.data)) text += chunk;
       expect(csv.body).toBe(text);
     }
+  });
+});
+
+describe("one way to build a date's rows", () => {
+  it('every page in turn lists the unpaged rows, in the same order, for every sort and keyword', async () => {
+    const db = t.handle.db;
+    for (const sortField of ['name', 'employeeId', ...FIELDS] as const)
+      for (const sortValue of DIRECTIONS)
+        for (const keyword of ['', 'ann']) {
+          const q: DateGridQuery = { date: D, filter: { kind: 'keyword', keyword }, sortField, sortValue };
+          const all = await datePage(db, q);
+          const paged: PerformanceRow[] = [];
+          for (let offset = 0; offset < all.total + 2; offset += 2) {
+            const page = await datePage(db, { ...q, page: { limit: 2, offset } });
+            expect(page.total).toBe(all.total);
+            expect(page.skills).toEqual(all.skills);
+            paged.push(...page.rows);
+          }
+          expect(paged, JSON.stringify(q)).toEqual(all.rows);
+          expect(all.rows).toHaveLength(all.total);
+        }
   });
 });
 

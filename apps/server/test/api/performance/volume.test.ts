@@ -3,10 +3,11 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newCode } from '../../../src/db/codes.ts';
 import { departments, employees, skills } from '../../../src/db/schema/index.ts';
-import { assembleRows, gridRows, listScores, listSkills } from '../../../src/performance/read.ts';
+import { assembleRows, listScores, listSkills } from '../../../src/performance/read.ts';
 import { rebuildPerformanceRollups } from '../../../src/performance/rollups.ts';
 import { rowsOf } from '../../../src/performance/sql.ts';
 import { createTestApp, type TestApp } from '../../support/app.ts';
+import { gridRows } from './direct.ts';
 import { submission } from './support.ts';
 
 const EMPLOYEES = 1000;
