@@ -22,8 +22,8 @@ function cannotStart(message: string): never {
   process.exit(1);
 }
 
-const webDist = webDistProblem(config.WEB_DIST);
-if (webDist) cannotStart(webDist);
+const unreadableWebDist = webDistProblem(config.WEB_DIST);
+if (unreadableWebDist) cannotStart(unreadableWebDist);
 
 const handle = await openDatabase({ ...serverDatabaseOptions(config), serveBackups: true }).catch(
   exitIfInUse,
