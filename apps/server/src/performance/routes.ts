@@ -23,12 +23,12 @@ import type { Executor } from '../db/client.ts';
 import { employees, performanceMonths, performanceScores, performances, skills } from '../db/schema/index.ts';
 import { badRequest, notFound } from '../http/envelope.ts';
 import { type ApiRoute, allOf, anyOf, defineRoute } from '../http/routes.ts';
-import { SAVE_BODY_LIMIT } from './batch.ts';
-import { csvStream } from './csv.ts';
-import { insightRoutes } from './insights.ts';
-import { datePage, employeesDay } from './page.ts';
-import { type BaseRow, type DateGridQuery, findPerformance, historyRows, withSkills } from './read.ts';
-import { savePerformances } from './save.ts';
+import { csvStream } from './grid/csv.ts';
+import { datePage, employeesDay } from './grid/page.ts';
+import { type BaseRow, type DateGridQuery, findPerformance, historyRows, withSkills } from './grid/read.ts';
+import { insightRoutes } from './insights/insights.ts';
+import { SAVE_BODY_LIMIT } from './save/batch.ts';
+import { savePerformances } from './save/save.ts';
 import { rowsOf, textSet } from './sql.ts';
 
 const TAG = 'Performances';

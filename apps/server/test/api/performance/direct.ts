@@ -7,7 +7,7 @@ import {
   dateOrder,
   employeeWhere,
   personOrder,
-} from '../../../src/performance/read.ts';
+} from '../../../src/performance/grid/read.ts';
 import { rowsOf } from '../../../src/performance/sql.ts';
 
 /*

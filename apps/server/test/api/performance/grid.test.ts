@@ -1,10 +1,10 @@
 import type { PerformanceRow } from '@wfc/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { csvStream } from '../../../src/performance/csv.ts';
-import { datePage } from '../../../src/performance/page.ts';
-import { type DateGridQuery, listSkills, withSkills } from '../../../src/performance/read.ts';
-import { rebuildPerformanceRollups } from '../../../src/performance/rollups.ts';
+import { csvStream } from '../../../src/performance/grid/csv.ts';
+import { datePage } from '../../../src/performance/grid/page.ts';
+import { type DateGridQuery, listSkills, withSkills } from '../../../src/performance/grid/read.ts';
+import { rebuildPerformanceRollups } from '../../../src/performance/summaries/rollups.ts';
 import { createTestApp, type TestApp } from '../../support/app.ts';
 import { gridRows } from './direct.ts';
 import { makeDepartment, makeEmployee, makeSkill, save, submission } from './support.ts';

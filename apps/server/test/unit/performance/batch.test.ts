@@ -7,7 +7,7 @@ import {
   scoreTotals,
   staleMessage,
   staleRows,
-} from '../../../src/performance/batch.ts';
+} from '../../../src/performance/save/batch.ts';
 
 const row = (
   employeeCode: string,

@@ -6,7 +6,7 @@ import {
 } from '@wfc/contract';
 import { describe, expect, it } from 'vitest';
 import { newCode } from '../../../src/db/codes.ts';
-import { SAVE_BODY_LIMIT } from '../../../src/performance/batch.ts';
+import { SAVE_BODY_LIMIT } from '../../../src/performance/save/batch.ts';
 
 const EMPLOYEES = 5000;
 const SKILLS = 20;

@@ -1,7 +1,7 @@
 import type { PerformanceRow } from '@wfc/contract';
 import { describe, expect, it } from 'vitest';
 import { csvLine, inertText } from '../../../src/http/csv.ts';
-import { csvHeader, csvRecord, csvStream } from '../../../src/performance/csv.ts';
+import { csvHeader, csvRecord, csvStream } from '../../../src/performance/grid/csv.ts';
 
 const skills = [
   { skillCode: 'S1', title: 'Accuracy' },

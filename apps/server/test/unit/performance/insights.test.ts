@@ -1,6 +1,6 @@
 import { addDays, daysBetween, performanceDateRange, scoreDateError, trendRange } from '@wfc/contract';
 import { describe, expect, it } from 'vitest';
-import { fillBuckets } from '../../../src/performance/insights.ts';
+import { fillBuckets } from '../../../src/performance/insights/insights.ts';
 
 describe('calendar steps', () => {
   it('add days across months, leap days and years', () => {

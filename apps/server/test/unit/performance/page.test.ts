@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { documentScores, type PageDocument } from '../../../src/performance/page.ts';
+import { documentScores, type PageDocument } from '../../../src/performance/grid/page.ts';
 
 describe('documentScores', () => {
   it('reads the triples of a page document as score rows, and none when it has none', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assembleRows, type BaseRow } from '../../../src/performance/read.ts';
+import { assembleRows, type BaseRow } from '../../../src/performance/grid/read.ts';
 
 const base = (performanceCode: string | null, employeeCode: string): BaseRow => ({
   performanceCode,

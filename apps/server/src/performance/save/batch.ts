@@ -4,8 +4,8 @@ import {
   type PerformanceRowInput,
   type PerformanceSkillColumn,
 } from '@wfc/contract';
-import type { LastChange } from '../audit/history.ts';
-import { MAX_FIELD_ERRORS } from '../http/errors.ts';
+import type { LastChange } from '../../audit/history.ts';
+import { MAX_FIELD_ERRORS } from '../../http/errors.ts';
 
 /**
  * Bytes of a bulk save's body. The largest batch the console is sized for is 5,000 employees x

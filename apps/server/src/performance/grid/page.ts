@@ -1,6 +1,7 @@
 import type { PerformanceRow, PerformanceSkillColumn } from '@wfc/contract';
 import { type SQL, sql } from 'drizzle-orm';
-import type { Executor } from '../db/client.ts';
+import type { Executor } from '../../db/client.ts';
+import { rowsOf } from '../sql.ts';
 import {
   assembleRows,
   averagesOf,
@@ -12,7 +13,6 @@ import {
   type ScoreRow,
   scoresOf,
 } from './read.ts';
-import { rowsOf } from './sql.ts';
 
 /** A page (or all) of a date's rows: the skill columns, the rows with their scores, and the number of matching employees. */
 export interface DatePage {

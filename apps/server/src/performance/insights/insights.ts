@@ -31,11 +31,11 @@ import {
   performanceSkillMonths,
   performances,
   skills,
-} from '../db/schema/index.ts';
-import { badRequest, notFound } from '../http/envelope.ts';
-import { type ApiRoute, anyOf, defineRoute, JsonText } from '../http/routes.ts';
+} from '../../db/schema/index.ts';
+import { badRequest, notFound } from '../../http/envelope.ts';
+import { type ApiRoute, anyOf, defineRoute, JsonText } from '../../http/routes.ts';
+import { rowsOf } from '../sql.ts';
 import { type OverviewDocument, overviewDocument, trendText } from './insights-sql.ts';
-import { rowsOf } from './sql.ts';
 
 const TAG = 'Performances';
 const canView = anyOf('VIEW_PERFORMANCES');

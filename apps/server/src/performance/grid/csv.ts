@@ -5,7 +5,7 @@ import {
   type PerformanceRow,
   type PerformanceSkillColumn,
 } from '@wfc/contract';
-import { csvFile } from '../http/csv.ts';
+import { csvFile } from '../../http/csv.ts';
 
 /** The grid's columns, in its order (docs/product.md section 14). */
 export function csvHeader(skills: readonly PerformanceSkillColumn[]): string[] {

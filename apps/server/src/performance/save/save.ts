@@ -1,10 +1,21 @@
 import type { PerformanceRow, PerformanceRowInput, PerformanceSkillColumn } from '@wfc/contract';
 import { sql } from 'drizzle-orm';
-import { lastChanges } from '../audit/history.ts';
-import { type AuditActor, type AuditEntry, recordAudits } from '../audit/recorder.ts';
-import type { Executor } from '../db/client.ts';
-import { newCode } from '../db/codes.ts';
-import { badRequest, staleWrite } from '../http/envelope.ts';
+import { lastChanges } from '../../audit/history.ts';
+import { type AuditActor, type AuditEntry, recordAudits } from '../../audit/recorder.ts';
+import type { Executor } from '../../db/client.ts';
+import { newCode } from '../../db/codes.ts';
+import { badRequest, staleWrite } from '../../http/envelope.ts';
+import { employeesDay } from '../grid/page.ts';
+import { listScores, listSkills, scoresByRow } from '../grid/read.ts';
+import { jsonParam, rowsOf, textSet } from '../sql.ts';
+import {
+  type ChangedDay,
+  refreshRollups,
+  refreshSkillRollups,
+  type SkillDelta,
+  type SkillRollupRefs,
+  skillDeltas,
+} from '../summaries/rollups.ts';
 import {
   referenceErrors,
   rowChange,
@@ -14,17 +25,6 @@ import {
   staleMessage,
   staleRows,
 } from './batch.ts';
-import { employeesDay } from './page.ts';
-import { listScores, listSkills, scoresByRow } from './read.ts';
-import {
-  type ChangedDay,
-  refreshRollups,
-  refreshSkillRollups,
-  type SkillDelta,
-  type SkillRollupRefs,
-  skillDeltas,
-} from './rollups.ts';
-import { jsonParam, rowsOf, textSet } from './sql.ts';
 
 export const PERFORMANCE_COLLECTION = 'performances';
 
