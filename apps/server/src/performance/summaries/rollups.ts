@@ -428,16 +428,55 @@ export function skillDeltas(
   return deltas;
 }
 
-/** The skill rollups: sums and numbers of scores; a row left without scores is deleted. */
-const skillRollup = (table: SkillTable, keys: Rollup['keys']): Rollup & { table: SkillTable } => ({
-  table,
-  keys,
-  sums: [
-    ['points_sum', 'int'],
-    ['scored', 'int'],
-  ],
-  emptiedBy: 'scored',
-});
+/** Where a saved cell lies, in every way a skill summary may key it. */
+interface CellPlace {
+  departmentCode: string;
+  employeeId: number;
+  date: string;
+  month: string;
+  skillCode: string;
+  skillId: number;
+}
+
+/**
+ * A key column of a skill summary, declared once: its name and type, its value for a saved cell
+ * (what a save adds to), and its expression over the scores joined to their performance `p`,
+ * employee `e` and skill `k` (what the rebuild groups by).
+ */
+interface SkillKey {
+  column: string;
+  type: KeyType;
+  ofCell: (c: CellPlace) => string | number;
+  ofScores: string;
+}
+
+const DEPARTMENT: SkillKey = {
+  column: 'department_code',
+  type: 'text',
+  ofCell: (c) => c.departmentCode,
+  ofScores: 'e.department_code',
+};
+const DAY: SkillKey = { column: 'date', type: 'date', ofCell: (c) => c.date, ofScores: 'p.date' };
+const MONTH: SkillKey = {
+  column: 'month',
+  type: 'date',
+  ofCell: (c) => c.month,
+  ofScores: "date_trunc('month', p.date)::date",
+};
+const SKILL: SkillKey = {
+  column: 'skill_code',
+  type: 'text',
+  ofCell: (c) => c.skillCode,
+  ofScores: 'ps.skill_code',
+};
+const EMPLOYEE_ID: SkillKey = {
+  column: 'employee_id',
+  type: 'bigint',
+  ofCell: (c) => c.employeeId,
+  ofScores: 'e.id',
+};
+const SKILL_ID: SkillKey = { column: 'skill_id', type: 'bigint', ofCell: (c) => c.skillId, ofScores: 'k.id' };
+
 type SkillTable =
   | 'performance_skill_days'
   | 'performance_department_skill_months'
@@ -445,29 +484,39 @@ type SkillTable =
   | 'performance_overall_skill_months'
   | 'performance_skill_months';
 
-const SKILL_DAYS = skillRollup('performance_skill_days', [
-  ['department_code', 'text'],
-  ['date', 'date'],
-  ['skill_code', 'text'],
-]);
-const DEPARTMENT_SKILL_MONTHS = skillRollup('performance_department_skill_months', [
-  ['department_code', 'text'],
-  ['month', 'date'],
-  ['skill_code', 'text'],
-]);
-const OVERALL_SKILL_DAYS = skillRollup('performance_overall_skill_days', [
-  ['date', 'date'],
-  ['skill_code', 'text'],
-]);
-const OVERALL_SKILL_MONTHS = skillRollup('performance_overall_skill_months', [
-  ['month', 'date'],
-  ['skill_code', 'text'],
-]);
-const SKILL_MONTHS = skillRollup('performance_skill_months', [
-  ['employee_id', 'bigint'],
-  ['month', 'date'],
-  ['skill_id', 'bigint'],
-]);
+/**
+ * A skill summary: the sum and number of scores per key, a row left without scores deleted.
+ * Its declaration gives both what a save adds (`skillRollupChanges`) and the rebuild
+ * (`rebuildSkillRollups`).
+ */
+interface SkillSummary extends Rollup {
+  table: SkillTable;
+  from: readonly SkillKey[];
+}
+
+const skillSummary = (table: SkillTable, from: readonly SkillKey[]): SkillSummary => ({
+  table,
+  from,
+  keys: from.map((k) => [k.column, k.type] as const),
+  sums: [
+    ['points_sum', 'int'],
+    ['scored', 'int'],
+  ],
+  emptiedBy: 'scored',
+});
+
+/**
+ * Every skill summary, in the order a save writes them, which the department moves and
+ * deletions of migration 0014 take too: per department and date, per department and month, the
+ * same over every department, then per employee and month.
+ */
+const SKILL_SUMMARIES: readonly SkillSummary[] = [
+  skillSummary('performance_skill_days', [DEPARTMENT, DAY, SKILL]),
+  skillSummary('performance_department_skill_months', [DEPARTMENT, MONTH, SKILL]),
+  skillSummary('performance_overall_skill_days', [DAY, SKILL]),
+  skillSummary('performance_overall_skill_months', [MONTH, SKILL]),
+  skillSummary('performance_skill_months', [EMPLOYEE_ID, MONTH, SKILL_ID]),
+];
 
 /** One row's change to a rollup: its key values, in the rollup's key order, and what to add. */
 export interface RollupChange {
@@ -491,42 +540,38 @@ export function skillRollupChanges(
   deltas: readonly SkillDelta[],
   refs: SkillRollupRefs,
 ): Record<SkillTable, RollupChange[]> {
-  const sums: Record<SkillTable, Map<string, RollupChange>> = {
-    performance_skill_days: new Map(),
-    performance_department_skill_months: new Map(),
-    performance_overall_skill_days: new Map(),
-    performance_overall_skill_months: new Map(),
-    performance_skill_months: new Map(),
-  };
-  const add = (table: SkillTable, key: (string | number)[], d: SkillDelta) => {
-    const id = key.join('|');
-    const known = sums[table].get(id);
-    if (known) {
-      known.points += d.p;
-      known.scored += d.n;
-    } else sums[table].set(id, { key, points: d.p, scored: d.n });
-  };
+  const sums = new Map<SkillTable, Map<string, RollupChange>>(
+    SKILL_SUMMARIES.map((r) => [r.table, new Map()]),
+  );
   for (const d of deltas) {
     const employee = refs.employees.get(d.e);
     const skill = refs.skills.get(d.s);
     if (!employee || skill === undefined)
       throw new Error(`A saved cell names an unknown employee or skill: ${d.e} ${d.s}`);
-    const month = monthStart(d.d);
-    add('performance_skill_days', [employee.departmentCode, d.d, d.s], d);
-    add('performance_department_skill_months', [employee.departmentCode, month, d.s], d);
-    add('performance_overall_skill_days', [d.d, d.s], d);
-    add('performance_overall_skill_months', [month, d.s], d);
-    add('performance_skill_months', [employee.id, month, skill], d);
+    const place: CellPlace = {
+      departmentCode: employee.departmentCode,
+      employeeId: employee.id,
+      date: d.d,
+      month: monthStart(d.d),
+      skillCode: d.s,
+      skillId: skill,
+    };
+    for (const summary of SKILL_SUMMARIES) {
+      const key = summary.from.map((k) => k.ofCell(place));
+      const rows = sums.get(summary.table) as Map<string, RollupChange>;
+      const known = rows.get(key.join('|'));
+      if (known) {
+        known.points += d.p;
+        known.scored += d.n;
+      } else rows.set(key.join('|'), { key, points: d.p, scored: d.n });
+    }
   }
   const ordered = (m: Map<string, RollupChange>) =>
     [...m.values()].filter((c) => c.points !== 0 || c.scored !== 0).sort((a, b) => compareKeys(a.key, b.key));
-  return {
-    performance_skill_days: ordered(sums.performance_skill_days),
-    performance_department_skill_months: ordered(sums.performance_department_skill_months),
-    performance_overall_skill_days: ordered(sums.performance_overall_skill_days),
-    performance_overall_skill_months: ordered(sums.performance_overall_skill_months),
-    performance_skill_months: ordered(sums.performance_skill_months),
-  };
+  return Object.fromEntries([...sums].map(([table, m]) => [table, ordered(m)])) as Record<
+    SkillTable,
+    RollupChange[]
+  >;
 }
 
 /** Key order as PostgreSQL sorts these keys: numbers as numbers, codes and ISO dates byte by byte. */
@@ -614,17 +659,11 @@ export async function refreshSkillRollups(
   refs: SkillRollupRefs,
 ) {
   const changes = skillRollupChanges(deltas, refs);
-  for (const rollup of [
-    SKILL_DAYS,
-    DEPARTMENT_SKILL_MONTHS,
-    OVERALL_SKILL_DAYS,
-    OVERALL_SKILL_MONTHS,
-    SKILL_MONTHS,
-  ]) {
+  for (const summary of SKILL_SUMMARIES) {
     await addToRollup(
       db,
-      rollup,
-      changes[rollup.table].map((c) => ({ key: c.key, sums: [c.points, c.scored] })),
+      summary,
+      changes[summary.table].map((c) => ({ key: c.key, sums: [c.points, c.scored] })),
     );
   }
 }
@@ -634,21 +673,13 @@ export async function refreshSkillRollups(
  * month, per date and per month over every department, per employee and month.
  */
 async function rebuildSkillRollups(db: Executor) {
-  const month = "date_trunc('month', p.date)::date";
-  const rollups = [
-    { rollup: SKILL_DAYS, from: ['e.department_code', 'p.date', 'ps.skill_code'] },
-    { rollup: DEPARTMENT_SKILL_MONTHS, from: ['e.department_code', month, 'ps.skill_code'] },
-    { rollup: OVERALL_SKILL_DAYS, from: ['p.date', 'ps.skill_code'] },
-    { rollup: OVERALL_SKILL_MONTHS, from: [month, 'ps.skill_code'] },
-    { rollup: SKILL_MONTHS, from: ['e.id', month, 'k.id'] },
-  ];
-  for (const { rollup, from } of rollups) {
-    const columns = rollup.keys.map(([column]) => column).join(', ');
-    const positions = from.map((_, i) => i + 1).join(', ');
-    await db.execute(sql`delete from ${sql.raw(rollup.table)}`);
+  for (const summary of SKILL_SUMMARIES) {
+    const columns = summary.from.map((k) => k.column).join(', ');
+    const positions = summary.from.map((_, i) => i + 1).join(', ');
+    await db.execute(sql`delete from ${sql.raw(summary.table)}`);
     await db.execute(sql`
-      insert into ${sql.raw(rollup.table)} (${sql.raw(columns)}, points_sum, scored)
-      select ${sql.raw(from.join(', '))}, sum(ps.points)::int, count(ps.points)::int
+      insert into ${sql.raw(summary.table)} (${sql.raw(columns)}, points_sum, scored)
+      select ${sql.raw(summary.from.map((k) => k.ofScores).join(', '))}, sum(ps.points)::int, count(ps.points)::int
       from performance_scores ps
       join performances p on p.performance_code = ps.performance_code
       join employees e on e.employee_code = p.employee_code
