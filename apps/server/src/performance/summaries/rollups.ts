@@ -23,8 +23,8 @@ import { dayJson, exactRound2, jsonParam, rowsOf } from '../sql.ts';
  * per department, which goes into the department rollups in four more (days, months, bucket days,
  * bucket months); then the skill days and months of its changed cells, in one more each (two when
  * a count falls to 0). An employee's change of department or deletion moves their department
- * rollups, then skill days and months, through triggers on `employees` (migrations 0011, 0013 and
- * 0014); the deletion takes their months of days away by cascade (0015).
+ * rollups, then skill days and months, through triggers on `employees` (their SQL is in
+ * triggers.ts, applied by migrations); the deletion takes their months of days away by cascade (0015).
  */
 
 export interface EmployeeDay {
@@ -285,7 +285,7 @@ function departmentDeltas(rollup: DepartmentRollup, source: SQL): SQL {
 
 /**
  * Adds the differences to the rollup's day table, then to its month table, each as one upsert in
- * key order, the order the department moves of migration 0014 take too.
+ * key order, the order the department moves of triggers.ts take too.
  */
 async function addDepartmentDeltas(
   db: Executor,
@@ -507,7 +507,7 @@ const skillSummary = (table: SkillTable, from: readonly SkillKey[]): SkillSummar
 
 /**
  * Every skill summary, in the order a save writes them, which the department moves and
- * deletions of migration 0014 take too: per department and date, per department and month, the
+ * deletions of triggers.ts take too: per department and date, per department and month, the
  * same over every department, then per employee and month.
  */
 const SKILL_SUMMARIES: readonly SkillSummary[] = [
@@ -590,7 +590,7 @@ const arrayLiteral = (values: readonly (string | number)[]) =>
 
 /**
  * Adds the changes (key values and sums, in the rollup's column order) to a rollup in one upsert,
- * written in key order, the order the department moves of migrations 0011, 0013 and 0014 write in
+ * written in key order, the order the department moves of triggers.ts write in
  * too, so that no two writers wait for each other in a cycle; a row left empty is deleted by a
  * second statement (the first cannot see its own upserts). The rows go as one array per column:
  * 20,000 of them parse in a few milliseconds.
@@ -651,7 +651,7 @@ async function addToRollup(
  * `performance_department_skill_months` under each employee's department (the save has locked its
  * employees, so none moves meanwhile), the same over every department
  * (`performance_overall_skill_days` and `_months`), then `performance_skill_months` under the
- * employee: in the order the department moves and deletions of migration 0014 take them.
+ * employee: in the order the department moves and deletions of triggers.ts take them.
  */
 export async function refreshSkillRollups(
   db: Executor,
