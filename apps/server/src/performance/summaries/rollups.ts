@@ -284,6 +284,24 @@ function departmentDeltas(rollup: DepartmentRollup, source: SQL): SQL {
 }
 
 /**
+ * Rebuilds a department rollup's month table from its day table, from the declaration: each
+ * month's sums are its days' (the save adds the same differences to both).
+ */
+function monthsFromDays(rollup: DepartmentRollup): SQL {
+  const extra = rollup.days.keys.slice(2).map(([column]) => column);
+  const sums = rollup.days.sums.map(([column, type]) => ({ column, total: `sum(${column})::${type}` }));
+  const positions = [1, 2, ...extra.map((_, i) => i + 3)].join(', ');
+  const into = [...rollup.months.keys.map(([column]) => column), ...sums.map((v) => v.column)];
+  const from = ['department_code', "date_trunc('month', date)::date", ...extra, ...sums.map((v) => v.total)];
+  return sql.raw(`insert into ${rollup.months.table} (${into.join(', ')})
+    select ${from.join(', ')}
+    from ${rollup.days.table}
+    group by ${positions}
+    having ${sums.map((v) => `${v.total} <> 0`).join(' or ')}
+    order by ${positions}`);
+}
+
+/**
  * Adds the differences to the rollup's day table, then to its month table, each as one upsert in
  * key order, the order the department moves of triggers.ts take too.
  */
@@ -736,12 +754,7 @@ export async function rebuildPerformanceRollups(db: Executor) {
     where p.daily_average is not null
     group by 1, 2
     order by 1, 2`);
-  await db.execute(sql`
-    insert into performance_department_months (department_code, month, daily_sum, days)
-    select department_code, date_trunc('month', date)::date, sum(daily_sum), sum(days)::int
-    from performance_department_days
-    group by 1, 2
-    order by 1, 2`);
+  await db.execute(monthsFromDays(DEPARTMENT_DAYS));
   await addDepartmentDeltas(db, DEPARTMENT_BUCKETS, await refreshBuckets(db, everyYear));
   await rebuildSkillRollups(db);
   await db.execute(sql`cluster performances using performances_date`);
