@@ -5,10 +5,20 @@ import { hashPassword } from '../src/auth/passwords.ts';
 import { bootstrap } from '../src/bootstrap.ts';
 import { openDatabase } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
-import { audits, employees, performances, roles, users } from '../src/db/schema/index.ts';
+import {
+  audits,
+  cities,
+  employees,
+  genders,
+  performances,
+  profiles,
+  roles,
+  users,
+} from '../src/db/schema/index.ts';
 import { rebuildPerformanceRollups } from '../src/performance/rollups.ts';
 import { setIndexesAside } from '../src/seed/bulk.ts';
 import { DEMO_PASSWORD, DEMO_ROLES, SKILLS } from '../src/seed/catalogue.ts';
+import { seedDemo } from '../src/seed/demo.ts';
 import { loadGeography } from '../src/seed/geography.ts';
 import { insertReferenceData, insertRoles } from '../src/seed/reference.ts';
 import { insertDailyScores } from '../src/seed/scores.ts';
@@ -24,6 +34,8 @@ const HELP = `npm run bench:data -w @wfc/server -- [options]   (DATABASE_URL nam
   --audits N          audit records (BENCH_AUDITS, default 1000000)
   --cities LIST       'all' or ISO2 codes, e.g. GB,IE (BENCH_CITIES, default all)
   --concurrency N     parallel loaders (BENCH_CONCURRENCY, default 2)
+  --demo              the demo data instead (npm run seed:demo's: 300 people, 14,190 cities), so that
+                      bench can measure at demo volume too; the sizes above are then ignored
 
 The database is emptied first, but only one this generator created.`;
 
@@ -36,6 +48,7 @@ const { values: args } = parseArgs({
     audits: { type: 'string', default: process.env.BENCH_AUDITS ?? '1000000' },
     cities: { type: 'string', default: process.env.BENCH_CITIES ?? 'all' },
     concurrency: { type: 'string', default: process.env.BENCH_CONCURRENCY ?? '2' },
+    demo: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 });
@@ -157,6 +170,26 @@ async function insertPeople() {
     order by p.i`);
 }
 
+/**
+ * A profile for every user with an employee: its names, a gender, and an address in a city drawn
+ * with a stride over every city, so that the profile list's joins and keyword reach all five
+ * references at volume.
+ */
+async function insertProfiles() {
+  await db.execute(sql`insert into ${profiles} (profile_code, first_name, last_name, dob, gender_code,
+      phone_number, country_code, state_code, city_code, user_code)
+    select ${codeSql('PROFILE-')}, split_part(e.name, ' ', 1), substr(e.name, strpos(e.name, ' ') + 1),
+      date '1960-01-01' + ((e.id * 53) % 15000)::int, g.gender_code, '+1555' || lpad(e.id::text, 7, '0'),
+      c.country_code, c.state_code, c.city_code, e.user_code
+    from ${employees} e
+    join (select gender_code, row_number() over (order by id) - 1 as n, count(*) over () as of
+          from ${genders}) g on g.n = e.id % g.of
+    join (select country_code, state_code, city_code, row_number() over (order by id) - 1 as n
+          from ${cities}) c on c.n = (e.id * 7919) % (select count(*) from ${cities})
+    where e.user_code is not null
+    order by e.id`);
+}
+
 async function insertScores() {
   if (size.days === 0) return;
   const today = new Date();
@@ -222,8 +255,10 @@ async function insertAudits() {
 
 const started = performance.now();
 console.log(
-  `Filling ${args.database} (${state === 'created' ? 'new' : 'emptied first'}): ${size.employees} employees, ` +
-    `${size.skills} skills, ${size.days} days, ${size.audits} audits, cities ${size.cities === 'all' ? 'all' : size.cities.join(',')}`,
+  args.demo
+    ? `Filling ${args.database} (${state === 'created' ? 'new' : 'emptied first'}) with the demo data`
+    : `Filling ${args.database} (${state === 'created' ? 'new' : 'emptied first'}): ${size.employees} employees, ` +
+        `${size.skills} skills, ${size.days} days, ${size.audits} audits, cities ${size.cities === 'all' ? 'all' : size.cities.join(',')}`,
 );
 try {
   await step('migrate and bootstrap', async () => {
@@ -231,24 +266,14 @@ try {
     await emptyDatabase();
     await bootstrap(db, BENCH_ADMIN_PASSWORD);
   });
-  await step('countries, states and cities', async () => {
-    const deferred = await setIndexesAside(db, ['countries', 'states', 'cities']);
-    await loadGeography(db, { cityCountries: size.cities });
-    await deferred.restore(size.concurrency);
-  });
-  await step('genders, departments, skills and roles', async () => {
-    await insertReferenceData(db, benchSkills());
-    await insertRoles(db);
-  });
-  await step('users and employees', insertPeople);
-  await step('scores', insertScores);
-  await step('performance rollups', () => rebuildPerformanceRollups(db));
-  await step('audit records', insertAudits);
+  if (args.demo) await fillDemo();
+  else await fillGenerated();
   await step('vacuum and analyze', () => db.execute(sql`vacuum analyze`));
   const total = (performance.now() - started) / 1000;
   console.table(Object.fromEntries(timings.map(([name, seconds]) => [name, `${seconds.toFixed(1)} s`])));
   console.table({
     employees: await countOf(db, employees),
+    profiles: await countOf(db, profiles),
     performances: await countOf(db, performances),
     audits: await countOf(db, audits),
     ...Object.fromEntries(
@@ -266,4 +291,33 @@ try {
   );
 } finally {
   await handle.close();
+}
+
+/** What `npm run seed:demo` loads, step by step as it reports them. */
+async function fillDemo() {
+  await seedDemo(db, {
+    onStep: (name, ms) => {
+      timings.push([name, ms / 1000]);
+      console.log(`  ${name}: ${(ms / 1000).toFixed(1)} s`);
+    },
+  });
+}
+
+async function fillGenerated() {
+  await step('countries, states and cities', async () => {
+    const deferred = await setIndexesAside(db, ['countries', 'states', 'cities']);
+    await loadGeography(db, { cityCountries: size.cities });
+    await deferred.restore(size.concurrency);
+  });
+  await step('genders, departments, skills and roles', async () => {
+    await insertReferenceData(db, benchSkills());
+    await insertRoles(db);
+  });
+  await step('users, employees and profiles', async () => {
+    await insertPeople();
+    await insertProfiles();
+  });
+  await step('scores', insertScores);
+  await step('performance rollups', () => rebuildPerformanceRollups(db));
+  await step('audit records', insertAudits);
 }

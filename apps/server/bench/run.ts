@@ -10,10 +10,11 @@ import { employees$ } from '../src/resources/definitions/people.ts';
 import { genders$ } from '../src/resources/definitions/reference.ts';
 import type { ServerResource } from '../src/resources/server-resource.ts';
 import { DEMO_PASSWORD } from '../src/seed/catalogue.ts';
-import { captureListSql, inline } from './lib/capture.ts';
+import { captureList, inline } from './lib/capture.ts';
 import { BENCH_ADMIN_PASSWORD, benchDatabaseState, benchUrl } from './lib/database.ts';
+import { type ListScenario, listScenarios } from './lib/list-scenarios.ts';
 import { ensurePgbench, runPgbench } from './lib/pgbench.ts';
-import { type RunningServer, SERVER_DIR, sampleMax, startServer } from './lib/server.ts';
+import { placeholderWebDist, type RunningServer, SERVER_DIR, sampleMax, startServer } from './lib/server.ts';
 import { median, ms } from './lib/stats.ts';
 
 const HELP = `npm run bench -w @wfc/server -- [options]   (DATABASE_URL names the PostgreSQL server; run bench:data first)
@@ -22,7 +23,10 @@ const HELP = `npm run bench -w @wfc/server -- [options]   (DATABASE_URL names th
   --seconds N         seconds per load scenario (BENCH_SECONDS, default 10)
   --connections N     concurrent connections (BENCH_CONNECTIONS, default 50)
   --port N            port for the server under test (BENCH_PORT, default 3917)
-  --only LIST         scenarios to run: lists,performances,trend,overview,save,export,pgbench,login,web (default all)
+  --only LIST         scenarios to run: lists,performances,trend,overview,save,export,sql,login,web (default all;
+                      sql: every list's SQL, server against pgbench now and before; pgbench is its old name)
+  --lists REGEX       with sql: only the list scenarios whose name matches (e.g. 'GetCities|selector')
+  --rounds N          with sql: pgbench runs per formulation, alternating (BENCH_ROUNDS, default 1)
   --cpu-prof DIR      write V8 CPU profiles of the servers to DIR`;
 
 const { values: args } = parseArgs({
@@ -31,7 +35,9 @@ const { values: args } = parseArgs({
     seconds: { type: 'string', default: process.env.BENCH_SECONDS ?? '10' },
     connections: { type: 'string', default: process.env.BENCH_CONNECTIONS ?? '50' },
     port: { type: 'string', default: process.env.BENCH_PORT ?? '3917' },
-    only: { type: 'string', default: 'lists,performances,trend,overview,save,export,pgbench,login,web' },
+    only: { type: 'string', default: 'lists,performances,trend,overview,save,export,sql,login,web' },
+    lists: { type: 'string' },
+    rounds: { type: 'string', default: process.env.BENCH_ROUNDS ?? '1' },
     'cpu-prof': { type: 'string' },
     help: { type: 'boolean', default: false },
   },
@@ -43,6 +49,8 @@ if (args.help) {
 const SECONDS = Number(args.seconds);
 const CONNECTIONS = Number(args.connections);
 const only = new Set(args.only.split(',').map((s) => s.trim()));
+const ROUNDS = Math.max(1, Number(args.rounds));
+const listFilter = args.lists ? new RegExp(args.lists) : undefined;
 const MB = 1024 * 1024;
 
 interface Row {
@@ -89,6 +97,7 @@ console.log(
   `Data in ${args.database}: ${sizes.employees} employees, ${sizes.cities} cities, ${sizes.audits} audits, ~${sizes.scores} scores`,
 );
 
+const webDist = placeholderWebDist();
 /** Both servers are profiled, each to its own file. */
 const profileArgs = args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof']}`] : [];
 const server: RunningServer = await startServer(
@@ -99,7 +108,7 @@ const server: RunningServer = await startServer(
     LOG_LEVEL: 'warn',
     DEMO_DATA: 'false',
     ADMIN_PASSWORD: BENCH_ADMIN_PASSWORD,
-    WEB_DIST: '/nonexistent/',
+    WEB_DIST: webDist,
     // The sign-in scenario sends every connection's sign-in for one user from one address, and
     // attempts in flight count: at the real limits most would be refused unverified.
     LOGIN_MAX_FAILURES_PER_USER: String(CONNECTIONS * 10),
@@ -124,7 +133,12 @@ async function signIn(username: string, password: string) {
 }
 const cookie = await signIn('admin', BENCH_ADMIN_PASSWORD);
 
-async function load(path: string, init: Partial<autocannon.Options> = {}, base = server.url) {
+async function load(
+  path: string,
+  init: Partial<autocannon.Options> = {},
+  base = server.url,
+  warmSeconds = Math.min(3, SECONDS),
+) {
   const options: autocannon.Options = {
     url: `${base}${path}`,
     connections: CONNECTIONS,
@@ -133,7 +147,7 @@ async function load(path: string, init: Partial<autocannon.Options> = {}, base =
     ...init,
   };
   // Warm the JIT, the pool and PostgreSQL's caches before measuring.
-  await autocannon({ ...options, duration: Math.min(3, SECONDS) });
+  await autocannon({ ...options, duration: warmSeconds });
   const r = await autocannon(options);
   return {
     rps: r.requests.average,
@@ -232,7 +246,7 @@ const startUncachedServer = () =>
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       DEMO_DATA: 'false',
-      WEB_DIST: '/nonexistent/',
+      WEB_DIST: webDist,
       QUERY_CACHE_MB: '0',
     },
     profileArgs,
@@ -285,7 +299,7 @@ try {
 
   if (only.has('save')) await benchSave();
   if (only.has('export')) await benchExport();
-  if (only.has('pgbench')) await benchPgbench();
+  if (only.has('sql') || only.has('pgbench')) await benchListSql();
   if (only.has('login')) await benchLogin();
   // Last: a server of its own, which keeps nothing.
   if (only.has('trend') || only.has('overview')) await benchInsights();
@@ -628,50 +642,137 @@ async function benchExport() {
   );
 }
 
-async function benchPgbench() {
-  console.log('\nThe same list SQL straight to PostgreSQL (pgbench)');
+/** A user whose role may create profiles, employees and users: the forms' selectors are its lists. */
+async function selectorUser(): Promise<{ cookie: string; drop: () => Promise<void> }> {
+  const name = 'bench.selectors';
+  const roleName = 'Bench selectors';
+  await pool.query(
+    `delete from sessions where user_code in (select user_code from users where username = $1)`,
+    [name],
+  );
+  await pool.query('delete from users where username = $1', [name]);
+  await pool.query('delete from roles where role_name = $1', [roleName]);
+  const role = `ROLE-BENCHSELECTORS${Date.now() % 1000}`;
+  await pool.query('insert into roles (role_code, role_name) values ($1, $2)', [role, roleName]);
+  await pool.query(
+    `insert into role_permissions (role_code, permission_code) select $1, permission_code from permissions
+      where permission_name in ('CREATE_PROFILE', 'CREATE_EMPLOYEE', 'CREATE_USER')`,
+    [role],
+  );
+  await pool.query(
+    `insert into users (user_code, username, email, password_hash, role_code) values ($1, $2, $3, $4, $5)`,
+    [
+      `USER-BENCHSELECTORS${Date.now() % 1000}`,
+      name,
+      `${name}@example.com`,
+      await hashPassword(DEMO_PASSWORD),
+      role,
+    ],
+  );
+  return {
+    cookie: await signIn(name, DEMO_PASSWORD),
+    async drop() {
+      await pool.query(
+        `delete from sessions where user_code in (select user_code from users where username = $1)`,
+        [name],
+      );
+      await pool.query('delete from users where username = $1', [name]);
+      await pool.query('delete from role_permissions where role_code = $1', [role]);
+      await pool.query('delete from roles where role_code = $1', [role]);
+    },
+  };
+}
+
+/** The request the server gets for a scenario: a list's GET, or a sub-list's POST naming its parent. */
+function requestOf(
+  l: ListScenario,
+  selectorCookie: string,
+): { path: string; init: Partial<autocannon.Options> } {
+  const query = new URLSearchParams(l.query).toString();
+  const headers = { cookie: l.lookup ? selectorCookie : cookie };
+  if (!l.sub) return { path: `/api/${l.res.def.endpoints.list}?${query}`, init: { headers } };
+  const param = l.res.parentFilters.find((f) => f.endpoint === l.sub?.endpoint)?.param ?? '';
+  return {
+    path: `/api/${l.sub.endpoint}?${query}`,
+    init: {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ [param]: l.sub.code }),
+    },
+  };
+}
+
+/**
+ * Every list scenario three ways, in one run: the server without its query cache (every request
+ * runs its SQL), pgbench on the statements the server sends for that request (skip scans, the
+ * matches, the page, attached rows), and pgbench on the statements of the previous formulation
+ * (`lib/previous-list.ts`) for the same request. Both formulations' answers are compared first:
+ * the same records in the same order and the same total. pgbench runs alternate between the two
+ * formulations (`--rounds`), and each figure is the median of its rounds.
+ */
+async function benchListSql() {
+  console.log('\nList SQL: server (uncached) against pgbench on its own SQL and on the previous SQL');
   if (!ensurePgbench()) {
-    notes.push(
-      'pgbench is not installed and could not be installed: the server/PostgreSQL ratio was skipped.',
-    );
+    notes.push('pgbench is not installed and could not be installed: the list SQL comparison was skipped.');
     return;
   }
-  for (const l of LISTS) {
-    // The first statements are the page (for an audit keyword, the skip scans of action and
-    // collection come first); the total, sent only for a full page, is timed on its own.
-    const statements = (await captureListSql(dbUrl, l.res, l.query)).map(inline);
-    const total = statements.find((q) => /^select count\(/.test(q));
-    const pageSql = statements.filter((q) => q !== total);
-    const page = pageSql.join(';\n');
-    const r = runPgbench(dbUrl, pageSql, CONNECTIONS, SECONDS);
-    const server = serverRps.get(l.name);
-    const ratio = server ? server / r.tps : Number.NaN;
-    const plain = uncachedRps.get(l.name);
-    const plainRatio = plain ? ` (uncached ${((plain / r.tps) * 100).toFixed(0)}%)` : '';
-    report(
-      {
-        scenario: `pgbench: ${l.name}`,
-        'req/s': r.tps.toFixed(0),
-        'p50 ms': ms(r.p50),
-        'p99 ms': ms(r.p99),
-        errors: String(r.failed),
-        target: server ? `server >=50%: ${(ratio * 100).toFixed(0)}%${plainRatio}` : '',
-      },
-      server && l.p99 ? ratio >= 0.5 : undefined,
-    );
-    if (total) {
-      const times: number[] = [];
-      for (let i = 0; i < 5; i++) {
-        const started = performance.now();
-        await pool.query(total);
-        times.push(performance.now() - started);
+  const pick = async (text: string) => (await pool.query<{ v: string }>(text)).rows[0]?.v ?? '';
+  const scenarios = (await listScenarios(pick)).filter((l) => !listFilter || listFilter.test(l.name));
+  const selectors = await selectorUser();
+  const uncached = await startUncachedServer();
+  const rows: Record<string, string>[] = [];
+  try {
+    for (const l of scenarios) {
+      const now = await captureList(dbUrl, l);
+      const before = await captureList(dbUrl, l, true);
+      const same = JSON.stringify(now.answer) === JSON.stringify(before.answer);
+      const nowTps: number[] = [];
+      const beforeTps: number[] = [];
+      let failed = 0;
+      for (let round = 0; round < ROUNDS; round++) {
+        const a = runPgbench(dbUrl, now.statements.map(inline), CONNECTIONS, SECONDS);
+        const b = runPgbench(dbUrl, before.statements.map(inline), CONNECTIONS, SECONDS);
+        nowTps.push(a.tps);
+        beforeTps.push(b.tps);
+        failed += a.failed + b.failed;
       }
-      notes.push(
-        `${l.name}: counting its total afresh takes ${ms(median(times))} ms (median of 5, one at a time).`,
+      const { path, init } = requestOf(l, selectors.cookie);
+      const served = await load(path, init, uncached.url, 1);
+      const pgNow = median(nowTps);
+      const pgBefore = median(beforeTps);
+      const ratio = (a: number, b: number) => (b > 0 ? (a / b).toFixed(2) : '-');
+      const row = {
+        scenario: l.name,
+        total: String(now.answer.total),
+        statements: `${now.statements.length}/${before.statements.length}`,
+        'server req/s': served.rps.toFixed(0),
+        'server p99 ms': ms(served.p99),
+        'pgbench now': pgNow.toFixed(0),
+        'pgbench before': pgBefore.toFixed(0),
+        'now/before': ratio(pgNow, pgBefore),
+        'server/now': ratio(served.rps, pgNow),
+        'server/before': ratio(served.rps, pgBefore),
+        'same answer': same ? 'yes' : 'NO',
+        errors: String(served.errors + failed),
+      };
+      rows.push(row);
+      console.log(
+        `  ${l.name}: total ${row.total}, server ${row['server req/s']} req/s (p99 ${row['server p99 ms']} ms), pgbench ${row['pgbench now']} now / ${row['pgbench before']} before: now/before ${row['now/before']}, server/now ${row['server/now']}, server/before ${row['server/before']}, same answer ${row['same answer']}`,
       );
+      if (l.name.startsWith('GetCities `san`')) {
+        notes.push(`SQL of ${l.name} as pgbench sends it:\n${now.statements.map(inline).join(';\n')}`);
+      }
     }
-    if (l === LISTS[1]) notes.push(`SQL of ${l.name} as pgbench sends it:\n${page}`);
+  } finally {
+    await uncached.stop();
+    await selectors.drop();
   }
+  console.log('\nList SQL (now: this formulation; before: the previous one; ratios of req/s and tps)');
+  console.table(rows);
+  const slower = rows.filter((r) => Number(r['now/before']) < 1).map((r) => r.scenario);
+  if (slower.length) notes.push(`List SQL slower than the previous formulation: ${slower.join('; ')}`);
+  if (rows.some((r) => r['same answer'] !== 'yes'))
+    notes.push('List SQL: some answers differ from the previous formulation!');
 }
 
 async function benchLogin() {

@@ -1,8 +1,20 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const SERVER_DIR = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * A web app of one empty page for the server to serve: the benchmark measures the API, and the
+ * server refuses to start without an index.html to serve.
+ */
+export function placeholderWebDist(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'wfc-bench-web-'));
+  writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>bench</title>\n');
+  return dir;
+}
 
 export interface RunningServer {
   url: string;

@@ -23,9 +23,18 @@ import { registerUniqueMessage } from '../http/errors.ts';
 import { type ApiRoute, anyOf, defineRoute, type SessionContext } from '../http/routes.ts';
 import {
   filterCondition,
+  filtersMatchPattern,
   isNested,
   lookupShape,
+  type MatchesInput,
+  matchesFirst,
+  matchesStatement,
+  pageRows,
+  pageWhere,
   prepareList,
+  type ReferencePath,
+  referencedCodesStatement,
+  referencePath,
   shapeColumn,
   tableColumnNames,
   unpopulated,
@@ -68,12 +77,17 @@ interface FetchOptions {
   offset?: number;
   /** false for the lookup view, whose two fields need no reshaping. */
   present?: boolean;
+  /** The listed rows, when not the whole table: a subquery named as the table (`pageRows`). */
+  rows?: ReturnType<typeof pageRows>;
 }
 
 /** A page of records. */
 export async function fetchRecords(db: Executor, res: ServerResource, opts: FetchOptions) {
   const shape = opts.shape ?? res.shape;
-  let q = db.select(shape).from(res.table).$dynamic();
+  let q = db
+    .select(shape)
+    .from(opts.rows ?? res.table)
+    .$dynamic();
   for (const j of res.joins) q = j.optional ? q.leftJoin(j.table, j.on) : q.innerJoin(j.table, j.on);
   if (opts.where) q = q.where(opts.where);
   if (opts.orderBy) q = q.orderBy(...opts.orderBy);
@@ -139,11 +153,48 @@ async function countTotal(db: Executor, res: ServerResource, where: SQL | undefi
   return Number(r?.n ?? 0);
 }
 
+/** A keyword's or filter's matches: how many, and their ids when they are few (FEW_MATCHES). */
+interface Matches {
+  total: number;
+  ids?: number[];
+}
+
+async function countMatches(db: Executor, res: ServerResource, input: MatchesInput): Promise<Matches> {
+  const result = (await db.execute(matchesStatement(res, input))) as unknown as {
+    rows: { n: number | string; ids: readonly (number | string)[] | null }[];
+  };
+  const row = result.rows[0];
+  const total = Number(row?.n ?? 0);
+  return row?.ids ? { total, ids: row.ids.map(Number) } : { total };
+}
+
+/** What every resource's reference search paths are, worked out once (every keyword asks). */
+const referencesOfSearch = new WeakMap<ServerResource, ReferencePath[]>();
+
+/**
+ * For each search path through a reference, the codes of the referenced records the keyword
+ * matches (null when more than FEW_CODES): one statement, on the small referenced tables' trigram
+ * indexes, before the list's own. Undefined when the list searches no reference.
+ */
+export async function referencedCodes(db: Executor, res: ServerResource, keyword: string) {
+  let refs = referencesOfSearch.get(res);
+  if (!refs) {
+    refs = res.search.flatMap((p) => referencePath(res, p) ?? []);
+    referencesOfSearch.set(res, refs);
+  }
+  if (refs.length === 0) return undefined;
+  const result = (await db.execute(
+    referencedCodesStatement(refs, `%${escapeLike(keyword)}%`),
+  )) as unknown as { rows: Record<string, readonly string[] | null>[] };
+  const row = result.rows[0] ?? {};
+  return new Map(refs.map((r, i) => [r.path, row[`r${i}`] ?? null]));
+}
+
 /**
  * The stored values of each `fewValues` column that the keyword matches. A recursive skip scan
  * of the column's btree index finds its distinct values in one probe each.
  */
-async function matchingValues(db: Executor, res: ServerResource, keyword: string) {
+export async function matchingValues(db: Executor, res: ServerResource, keyword: string) {
   const matching = new Map<string, string[]>();
   for (const path of res.fewValues ?? []) {
     const col = shapeColumn(res.shape, path) as PgColumn;
@@ -183,6 +234,9 @@ interface ListFilter {
   sub: ParentFilter;
 }
 
+/** The first part of the cache keys of a list's kept reads: its pages, matches and totals. */
+export const LIST_READS: ReadonlySet<string> = new Set(['list', 'matches', 'count']);
+
 /**
  * List, with paging, sort, keyword, an optional parent filter and the lookup view for selectors.
  * A page is computed once and reused until a table it reads changes (`services.cache`).
@@ -202,24 +256,54 @@ export async function listRecords(
   const cache = ctx.services.cache;
   const page = await cache.get(['list', ...scope, asked], tables, async () => {
     const lookup = !fullView;
-    const matching = asked.keyword && !lookup ? await matchingValues(db, res, asked.keyword) : undefined;
-    // Without VIEW, a form's selector may still read codes and names (docs/product.md section 3).
-    const { orderBy, keyword, keywordOnTable } = prepareList(res, asked, { lookup, matching });
     const query = asked;
+    const matching = query.keyword && !lookup ? await matchingValues(db, res, query.keyword) : undefined;
+    const codes = query.keyword && !lookup ? await referencedCodes(db, res, query.keyword) : undefined;
+    // Without VIEW, a form's selector may still read codes and names (docs/product.md section 3).
+    const { orderBy, keyword, parts, keywordOnTable, sortWalks } = prepareList(res, query, {
+      lookup,
+      matching,
+      codes,
+    });
     const shape = lookup ? lookupShape(res) : query.populate ? res.shape : unpopulated(res.shape);
     // The selector view reaches names alone: its filters could probe fields it may not read.
     const filtered = lookup ? undefined : filterCondition(res, res.def.filters, query.filters);
-    const where = and(filter?.where, flags.where, keyword, filtered);
     const offset = (query.page - 1) * query.limit;
-    const { records } = await fetchRecords(db, res, {
-      shape,
-      where,
-      orderBy,
-      limit: query.limit,
-      offset,
-      present: fullView,
-    });
-    if (fullView && res.attach) await res.attach(db, records, { populate: query.populate });
+    const read = async (where: SQL | undefined, rows?: ReturnType<typeof pageRows>) => {
+      const { records } = await fetchRecords(db, res, {
+        shape,
+        where,
+        rows,
+        orderBy,
+        limit: query.limit,
+        offset,
+        present: fullView,
+      });
+      if (fullView && res.attach) await res.attach(db, records, { populate: query.populate });
+      return records;
+    };
+    const scoped = and(filter?.where, flags.where, filtered);
+    const countKey = [...scope, query.keyword, query.filters];
+    if (matchesFirst(parts, filtered !== undefined) && keywordOnTable) {
+      // The matches first (see `matchesFirst`). Their total is exact whichever page is asked, and
+      // when they are few the page reads just those rows by id, instead of walking the sort order
+      // in the hope of meeting them (the whole table, for a keyword that matches nothing).
+      const input = {
+        where: scoped,
+        parts,
+        filterPattern: !lookup && filtersMatchPattern(res.def.filters, query.filters),
+        keyword,
+        sortWalks,
+      };
+      const matches = await cache.get(['matches', ...countKey], tables, () => countMatches(db, res, input));
+      if (matches.total <= offset) return { records: [], total: matches.total };
+      const records = matches.ids
+        ? await read(undefined, pageRows(res, matches.ids))
+        : await read(pageWhere(res, input));
+      return { records, total: matches.total };
+    }
+    const where = and(scoped, keyword);
+    const records = await read(where);
     // A window count would make the page wait for every match to be read and joined; a partial
     // page tells the total by itself, and only a full or empty one needs counting. Paging through
     // one filter then counts it once: the total is cached under the filter alone.
@@ -228,7 +312,7 @@ export async function listRecords(
         ? offset + records.length
         : records.length === 0 && offset === 0
           ? 0
-          : await cache.get(['count', ...scope, query.keyword, query.filters], tables, () =>
+          : await cache.get(['count', ...countKey], tables, () =>
               countTotal(db, res, where, !keywordOnTable),
             );
     return { records, total };

@@ -1,6 +1,6 @@
 import type { ListFilterDef, ListQuery } from '@wfc/contract';
-import { and, asc, desc, eq, getTableColumns, inArray, is, SQL, sql } from 'drizzle-orm';
-import { PgColumn } from 'drizzle-orm/pg-core';
+import { and, asc, desc, eq, getTableColumns, getTableName, inArray, is, SQL, sql } from 'drizzle-orm';
+import { getTableConfig, IndexedColumn, PgColumn, QueryBuilder } from 'drizzle-orm/pg-core';
 import { escapeLike } from '../db/like.ts';
 import { ApiError } from '../http/envelope.ts';
 import type { ServerResource, Shape, ShapeValue } from './server-resource.ts';
@@ -40,31 +40,116 @@ export function lookupShape(res: ServerResource): Shape {
   return { [res.def.code]: res.codeColumn, ...(name ? { [res.def.nameField]: name } : {}) };
 }
 
-export interface PreparedList {
-  orderBy: SQL[];
-  keyword?: SQL;
-  /** The keyword names columns of the listed table only, so counting needs no join. */
-  keywordOnTable: boolean;
+/** One alternative of the keyword (its OR). */
+export interface KeywordPart {
+  condition: SQL;
+  /** An equality on a column of few values (`fewValues`): countable from its btree index alone. */
+  fewValues: boolean;
+  /** A pattern match (ILIKE), which reads each candidate row to recheck it. */
+  pattern: boolean;
+  /** A name of a referenced record, reached through the reference column. */
+  reference: boolean;
 }
 
 /**
- * `joined.col ILIKE p` for a path into a joined record, written as a condition on the listed
- * table's own reference column: `ref = any(array(select code from joined where col ilike p))`.
- * The small joined table is searched once, and the listed table can combine its trigram index
- * and its reference indexes (a BitmapOr) instead of joining every row before filtering.
- * Undefined when the path has no reference column of the same name on the listed table.
+ * A list's matches are counted (and, when few, listed) before its page is read when the keyword
+ * reaches a referenced table or matches values of a few-values column, or when filters are given:
+ * the total then comes from one index per alternative (a UNION) rather than from testing every
+ * row against an OR, and a few matches are read by id rather than met by walking the sort order.
+ * The planner would walk it when it expects matches to be common: it multiplies the estimates of
+ * a filter and a keyword as if they were independent (a user who never did what the filters name),
+ * and cannot estimate an alternative through a reference at all; for a keyword that matches
+ * nothing, the walk reads the whole table. A keyword on the listed table's own columns alone
+ * reads the page first: its plan is well estimated, and a partial page tells the total by itself
+ * (one statement, not two).
  */
-function keywordThroughReference(res: ServerResource, path: string, pattern: string): SQL | undefined {
+export const matchesFirst = (parts: readonly KeywordPart[] | undefined, filtered: boolean) =>
+  filtered || (parts?.some((p) => p.reference || p.fewValues) ?? false);
+
+export interface PreparedList {
+  orderBy: SQL[];
+  /** The keyword as one condition; `false` when nothing can match. */
+  keyword?: SQL;
+  /** The keyword's alternatives; empty when nothing can match, undefined without a keyword. */
+  parts?: KeywordPart[];
+  /** The keyword names columns of the listed table only, so counting needs no join. */
+  keywordOnTable: boolean;
+  /** A btree index of the listed table gives rows in the sort order, so a page can walk it. */
+  sortWalks: boolean;
+}
+
+/**
+ * Pure: a btree index of the table leads with this column of its own (or it is the id, the
+ * primary key): a page in its order can be read by walking the index until it is full.
+ */
+export function indexedOrder(res: ServerResource, col: unknown): boolean {
+  if (col === res.idColumn) return true;
+  if (!is(col, PgColumn) || col.table !== res.table) return false;
+  return getTableConfig(res.table).indexes.some((i) => {
+    const [first] = i.config.columns;
+    return (i.config.method ?? 'btree') === 'btree' && is(first, IndexedColumn) && first.name === col.name;
+  });
+}
+
+/** A search path into a referenced record: the listed table's reference column, the code it holds, the name searched. */
+export interface ReferencePath {
+  path: string;
+  own: PgColumn;
+  code: PgColumn;
+  name: PgColumn;
+}
+
+/**
+ * Pure: the search path as a reference, when the listed table has a reference column of the same
+ * name as the group's code (`state.name` through `cities.state_code`); undefined otherwise.
+ */
+export function referencePath(res: ServerResource, path: string): ReferencePath | undefined {
   const [head = '', tail] = path.split('.', 2);
   const group = res.shape[head];
   if (tail === undefined || !group || !isNested(group)) return undefined;
-  const searched = group[tail];
-  const own = getTableColumns(res.table);
-  const key = Object.keys(group).find((k) => isCodeKey(k) && own[k]);
+  const name = group[tail];
+  const columns = getTableColumns(res.table);
+  const key = Object.keys(group).find((k) => isCodeKey(k) && columns[k]);
   const code = key ? group[key] : undefined;
-  if (!key || !is(searched, PgColumn) || !is(code, PgColumn)) return undefined;
-  if (searched.table !== code.table || code.table === res.table) return undefined;
-  return sql`${own[key]} = any(array(select ${code} from ${code.table} where ${searched} ilike ${pattern}))`;
+  const own = key ? columns[key] : undefined;
+  if (!is(name, PgColumn) || !is(code, PgColumn) || !is(own, PgColumn)) return undefined;
+  if (name.table !== code.table || code.table === res.table) return undefined;
+  return { path, own, code, name };
+}
+
+/** Up to this many codes of referenced records a keyword matches are written into the statements. */
+export const FEW_CODES = 200;
+
+/**
+ * One statement: for each reference, the codes of the referenced records whose name the pattern
+ * matches, as `r0`, `r1`, ...; null where more than FEW_CODES match (read no further than that).
+ */
+export function referencedCodesStatement(refs: readonly ReferencePath[], pattern: string): SQL {
+  const limit = sql.raw(String(FEW_CODES));
+  const columns = refs.map(
+    (r, i) =>
+      sql`(select case when count(*) <= ${limit} then coalesce(array_agg(x.c), '{}') end from (select ${r.code} as c from ${r.code.table} where ${r.name} ilike ${pattern} limit ${sql.raw(String(FEW_CODES + 1))}) x) as ${sql.identifier(`r${i}`)}`,
+  );
+  return sql`select ${sql.join(columns, sql`, `)}`;
+}
+
+/**
+ * `referenced.name ILIKE p` as a condition on the listed table's own reference column. With the
+ * matching codes known (`codes`), an equality on those values: the planner then estimates it from
+ * the column's statistics and uses the reference index when they are few, where an array it
+ * cannot see (`= any(array(select ...))`, the previous formulation) made it scan the table. With
+ * more codes than FEW_CODES, or none looked up, a semi-join.
+ */
+function keywordThroughReference(
+  ref: ReferencePath,
+  pattern: string,
+  codes: readonly string[] | null | undefined,
+): KeywordPart[] {
+  const part = (condition: SQL) => [{ condition, fewValues: false, pattern: false, reference: true }];
+  if (codes) return codes.length ? part(inArray(ref.own, [...codes])) : [];
+  return part(
+    sql`${ref.own} in (select ${ref.code} from ${ref.code.table} where ${ref.name} ilike ${pattern})`,
+  );
 }
 
 export interface PrepareOptions {
@@ -74,11 +159,23 @@ export interface PrepareOptions {
    */
   matching?: ReadonlyMap<string, readonly string[]>;
   /**
+   * For each reference path, the codes the keyword matches (`referencedCodesStatement`), or null
+   * when there are too many to write out.
+   */
+  codes?: ReadonlyMap<string, readonly string[] | null>;
+  /**
    * The selector view (codes and names only): the keyword and the sort reach the name alone, so
    * that nothing the caller may not see can be probed by filtering or ordering on it.
    */
   lookup?: boolean;
 }
+
+const own = (condition: SQL, fewValues: boolean): KeywordPart => ({
+  condition,
+  fewValues,
+  pattern: !fewValues,
+  reference: false,
+});
 
 /** Turns a normalised list query into an order and a keyword filter; unknown sort fields are a 400. */
 export function prepareList(res: ServerResource, query: ListQuery, opts: PrepareOptions = {}): PreparedList {
@@ -86,6 +183,7 @@ export function prepareList(res: ServerResource, query: ListQuery, opts: Prepare
   const searchPaths = opts.lookup ? [res.def.nameField] : res.search;
   const dir = query.sortValue === 'asc' ? asc : desc;
   let orderBy: SQL[];
+  let sortWalks = true;
   if (query.sortField === '_id') {
     orderBy = [dir(res.idColumn)];
   } else {
@@ -97,25 +195,129 @@ export function prepareList(res: ServerResource, query: ListQuery, opts: Prepare
     }
     // The id breaks ties so that pages never overlap or skip rows.
     orderBy = [dir(col as PgColumn), dir(res.idColumn)];
+    sortWalks = indexedOrder(res, col);
   }
-  let keyword: SQL | undefined;
+  if (!query.keyword) return { orderBy, keywordOnTable: true, sortWalks };
+  const pattern = `%${escapeLike(query.keyword)}%`;
   let keywordOnTable = true;
-  if (query.keyword) {
-    const pattern = `%${escapeLike(query.keyword)}%`;
-    const parts = searchPaths.flatMap((p) => {
-      const col = shapeColumn(res.shape, p);
-      if (!col) throw new Error(`Unknown search path ${p}`);
-      const values = opts.matching?.get(p);
-      if (values) return values.length ? [inArray(col as PgColumn, [...values])] : [];
-      if (is(col, PgColumn) && col.table === res.table) return sql`${col} ilike ${pattern}`;
-      const through = keywordThroughReference(res, p, pattern);
-      if (through) return through;
-      keywordOnTable = false;
-      return sql`${col} ilike ${pattern}`;
-    });
-    keyword = parts.length ? sql`(${sql.join(parts, sql` or `)})` : sql`false`;
+  const parts = searchPaths.flatMap((p): KeywordPart[] => {
+    const col = shapeColumn(res.shape, p);
+    if (!col) throw new Error(`Unknown search path ${p}`);
+    const values = opts.matching?.get(p);
+    if (values) return values.length ? [own(inArray(col as PgColumn, [...values]), true)] : [];
+    if (is(col, PgColumn) && col.table === res.table) return [own(sql`${col} ilike ${pattern}`, false)];
+    const ref = referencePath(res, p);
+    if (ref) return keywordThroughReference(ref, pattern, opts.codes?.get(p));
+    keywordOnTable = false;
+    return [own(sql`${col} ilike ${pattern}`, false)];
+  });
+  const keyword = parts.length
+    ? sql`(${sql.join(
+        parts.map((p) => p.condition),
+        sql` or `,
+      )})`
+    : sql`false`;
+  return { orderBy, keyword, parts, keywordOnTable, sortWalks };
+}
+
+/** Up to this many matches, their ids come with the total and the page reads those rows alone. */
+export const FEW_MATCHES = 500;
+
+export interface MatchesInput {
+  /** Everything but the keyword: the parent, flags and filters. */
+  where?: SQL;
+  /** The keyword's alternatives (undefined without a keyword). */
+  parts?: readonly KeywordPart[];
+  /** The filters match a pattern (a `contains` filter). */
+  filterPattern: boolean;
+}
+
+/**
+ * The statement that counts a list's matches and, when there are at most FEW_MATCHES, lists
+ * their ids (`n`, `ids`). Every alternative of the keyword is its own branch, so each uses its own
+ * index; a row matching two is counted once (UNION). Equalities on few values (an audit's action)
+ * are counted apart, from their index alone, and the other branches count only rows they miss.
+ * When every branch reads its rows anyway (a pattern must be rechecked), the ids come from the
+ * same pass; otherwise they are read only when the count says they are few (an init-plan runs
+ * only when its CASE branch is taken).
+ */
+export function matchesStatement(res: ServerResource, input: MatchesInput): SQL {
+  const { where, parts } = input;
+  const all = matchingIds(res, input);
+  const few = parts?.filter((p) => p.fewValues) ?? [];
+  const rest = parts?.filter((p) => !p.fewValues) ?? [];
+  const limit = sql.raw(String(FEW_MATCHES));
+  if (few.length === 0 && (input.filterPattern || rest.some((p) => p.pattern))) {
+    return sql`select count(*)::int as n, case when count(*) <= ${limit} then array_agg(m.id) end as ids from (${all}) m`;
   }
-  return { orderBy, keyword, keywordOnTable };
+  let counted: SQL;
+  if (parts === undefined) counted = sql`select count(*) from (${all}) m`;
+  else if (parts.length === 0) counted = sql`select 0`;
+  else {
+    const fewCondition = sql`(${sql.join(
+      few.map((p) => p.condition),
+      sql` or `,
+    )})`;
+    const fewCount = few.length
+      ? sql`(select count(*) from ${res.table} where ${and(where, fewCondition)})`
+      : sql`0`;
+    const restCount = rest.length
+      ? sql`(select count(*) from (${union(
+          res,
+          where,
+          rest.map((p) => (few.length ? sql`${p.condition} and ${fewCondition} is not true` : p.condition)),
+        )}) r)`
+      : sql`0`;
+    counted = sql`select ${fewCount} + ${restCount}`;
+  }
+  // `offset 0` keeps the count a subquery of its own: pulled up, it would run once per use of n.
+  return sql`select c.n::int as n, case when c.n <= ${limit} then (select array_agg(m.id) from (${all}) m) end as ids from (${counted} offset 0) as c(n)`;
+}
+
+/** One `select id` per condition, each under `where`, as a UNION (a row matching two comes once). */
+function union(res: ServerResource, where: SQL | undefined, conditions: readonly (SQL | undefined)[]): SQL {
+  const branch = (condition?: SQL) =>
+    sql`select ${res.idColumn} from ${res.table} where ${and(where, condition) ?? sql`true`}`;
+  return conditions.length === 1 ? branch(conditions[0]) : sql.join(conditions.map(branch), sql` union `);
+}
+
+/** The ids of every match, each alternative of the keyword through its own index. */
+function matchingIds(res: ServerResource, input: MatchesInput): SQL {
+  const { where, parts } = input;
+  return union(res, where, parts === undefined ? [undefined] : parts.map((p) => p.condition));
+}
+
+export interface PageInput extends MatchesInput {
+  /** The keyword as one condition. */
+  keyword?: SQL;
+  sortWalks: boolean;
+}
+
+/**
+ * The page's condition for many matches, once they are counted. They are either met by walking the
+ * sort order's index (each row tested, and matches are then common enough to fill a page early), or,
+ * when no index gives that order, read by id from the matches, each alternative through its own
+ * index, and then sorted: scanning the table and testing every row would read all of it.
+ */
+export function pageWhere(res: ServerResource, input: PageInput): SQL | undefined {
+  if (input.sortWalks) return and(input.where, input.keyword);
+  return sql`${res.idColumn} = any(array(${matchingIds(res, input)}))`;
+}
+
+/**
+ * The rows of a page of few matches, by id, as a subquery standing for the table under its own
+ * name. Its LIMIT (their number: it drops nothing) keeps it a subquery of its own, so the planner
+ * cannot walk the sort order's index in the hope of meeting them early, which it would estimate
+ * as if they were spread evenly through the table: read by id, the work is bounded by their
+ * number (at most FEW_MATCHES).
+ */
+export function pageRows(res: ServerResource, ids: readonly number[]) {
+  return new QueryBuilder()
+    .select()
+    .from(res.table)
+    .where(inArray(res.idColumn, [...ids]))
+    .limit(ids.length)
+    .as(getTableName(res.table));
 }
 
 export const tableColumnNames = (res: ServerResource) => new Set(Object.keys(getTableColumns(res.table)));
@@ -129,6 +331,12 @@ function filterClause(col: PgColumn, match: ListFilterDef['match'], value: strin
   const bound = sql`(${day})::timestamp at time zone 'UTC'`;
   return match === 'from' ? sql`${col} >= ${bound}` : sql`${col} < ${bound}`;
 }
+
+/** Some filter given a value matches a pattern (`contains`): its rows are read to recheck it. */
+export const filtersMatchPattern = (
+  filters: readonly ListFilterDef[],
+  values: Readonly<Record<string, string>>,
+) => filters.some((f) => f.match === 'contains' && Boolean(values[f.param]));
 
 /** The list's filters given a value, as one condition (undefined when none is given). */
 export function filterCondition(

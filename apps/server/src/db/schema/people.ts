@@ -82,6 +82,8 @@ export const profiles = pgTable(
     uniqueIndex('profiles_user_unique').on(t.userCode),
     index('profiles_first_name_trgm').using('gin', trgm(t.firstName)),
     index('profiles_last_name_trgm').using('gin', trgm(t.lastName)),
+    // The list's keyword searches the phone number too: without it, that branch scans every profile.
+    index('profiles_phone_number_trgm').using('gin', trgm(t.phoneNumber)),
     index('profiles_gender').on(t.genderCode),
     index('profiles_country').on(t.countryCode),
     index('profiles_state').on(t.stateCode),

@@ -5,10 +5,25 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { escapeLike } from '../../../src/db/like.ts';
 import { ApiError } from '../../../src/http/envelope.ts';
-import { roles$, users$ } from '../../../src/resources/definitions/access.ts';
+import { audits$, roles$, users$ } from '../../../src/resources/definitions/access.ts';
+import { cities$ } from '../../../src/resources/definitions/geography.ts';
 import { profiles$ } from '../../../src/resources/definitions/people.ts';
 import { toRecord } from '../../../src/resources/engine.ts';
-import { lookupShape, prepareList, shapeColumn, unpopulated } from '../../../src/resources/list-query.ts';
+import {
+  FEW_CODES,
+  FEW_MATCHES,
+  indexedOrder,
+  lookupShape,
+  matchesFirst,
+  matchesStatement,
+  pageRows,
+  pageWhere,
+  prepareList,
+  referencedCodesStatement,
+  referencePath,
+  shapeColumn,
+  unpopulated,
+} from '../../../src/resources/list-query.ts';
 
 const dialect = new PgDialect();
 const render = (parts: SQL[]) => parts.map((p) => dialect.sqlToQuery(p).sql).join(', ');
@@ -102,13 +117,71 @@ describe('prepareList', () => {
   );
 
   it('matches the keyword case-insensitively over every search path, escaped', () => {
-    const { keyword } = prepareList(users$, parse({ keyword: '  50%_off ' }));
+    const { keyword, parts } = prepareList(users$, parse({ keyword: '  50%_off ' }));
     const q = dialect.sqlToQuery(keyword!);
-    // A joined name is matched through the reference column, so each side can use its own index.
+    // A joined name is matched through the reference column, so each side can use its own index;
+    // without the matching codes looked up, as a semi-join.
     expect(q.sql).toBe(
-      '("users"."username" ilike $1 or "users"."email" ilike $2 or "users"."role_code" = any(array(select "roles"."role_code" from "roles" where "roles"."role_name" ilike $3)))',
+      '("users"."username" ilike $1 or "users"."email" ilike $2 or "users"."role_code" in (select "roles"."role_code" from "roles" where "roles"."role_name" ilike $3))',
     );
     expect(q.params).toEqual(['%50\\%\\_off%', '%50\\%\\_off%', '%50\\%\\_off%']);
+    expect(parts?.map((p) => p.reference)).toEqual([false, false, true]);
+    expect(matchesFirst(parts, false)).toBe(true);
+  });
+
+  it('writes the referenced codes the keyword matches as values, none as no condition', () => {
+    const codes = (roleCodes: string[] | null) =>
+      prepareList(users$, parse({ keyword: 'man' }), { codes: new Map([['role.roleName', roleCodes]]) });
+    const some = codes(['ROLE-1', 'ROLE-2']);
+    expect(dialect.sqlToQuery(some.keyword!).sql).toBe(
+      '("users"."username" ilike $1 or "users"."email" ilike $2 or "users"."role_code" in ($3, $4))',
+    );
+    expect(dialect.sqlToQuery(codes([]).keyword!).sql).toBe(
+      '("users"."username" ilike $1 or "users"."email" ilike $2)',
+    );
+    // Too many to write out: the semi-join.
+    expect(dialect.sqlToQuery(codes(null).keyword!).sql).toContain('"users"."role_code" in (select');
+  });
+
+  it('looks the codes up for every reference path in one statement, no further than it needs', () => {
+    const refs = cities$.search.flatMap((p) => referencePath(cities$, p) ?? []);
+    expect(refs.map((r) => r.path)).toEqual(['state.name', 'country.name']);
+    expect(referencePath(cities$, 'name')).toBeUndefined();
+    const q = dialect.sqlToQuery(referencedCodesStatement(refs, '%san%'));
+    expect(q.sql).toBe(
+      `select (select case when count(*) <= ${FEW_CODES} then coalesce(array_agg(x.c), '{}') end from (select "states"."state_code" as c from "states" where "states"."name" ilike $1 limit ${FEW_CODES + 1}) x) as "r0", (select case when count(*) <= ${FEW_CODES} then coalesce(array_agg(x.c), '{}') end from (select "countries"."country_code" as c from "countries" where "countries"."name" ilike $2 limit ${FEW_CODES + 1}) x) as "r1"`,
+    );
+  });
+
+  it('reads the page first when the keyword stays on the listed table and nothing filters it', () => {
+    expect(matchesFirst(prepareList(roles$, parse({ keyword: 'man' })).parts, false)).toBe(false);
+    expect(matchesFirst(prepareList(users$, parse({ keyword: 'ann' }), { lookup: true }).parts, false)).toBe(
+      false,
+    );
+    expect(matchesFirst(undefined, false)).toBe(false);
+    // A filter and a keyword are estimated as if independent: matches first.
+    expect(matchesFirst(prepareList(audits$, parse({ keyword: 'ann' })).parts, true)).toBe(true);
+    expect(matchesFirst(undefined, true)).toBe(true);
+    // An action the keyword names is counted from its index: matches first.
+    const matching = new Map([
+      ['action', ['DELETE']],
+      ['collection', []],
+    ]);
+    const { parts } = prepareList(audits$, parse({ keyword: 'delete' }), { matching });
+    expect(parts?.map((p) => p.fewValues)).toEqual([true, false]);
+    expect(matchesFirst(parts, false)).toBe(true);
+  });
+
+  it('knows which orders an index gives, so that a page can walk it', () => {
+    const walks = (sortField: string) => prepareList(cities$, parse({ sortField })).sortWalks;
+    expect(walks('_id')).toBe(true);
+    expect(walks('name')).toBe(true);
+    expect(walks('state.name')).toBe(false);
+    expect(walks('createdAt')).toBe(false);
+    expect(indexedOrder(audits$, audits$.shape.createdAt)).toBe(true);
+    expect(indexedOrder(audits$, audits$.shape.changes)).toBe(false);
+    // A trigram index does not give an order.
+    expect(indexedOrder(users$, users$.shape.email)).toBe(false);
   });
 
   it('lets the selector view search and sort by the name only', () => {
@@ -127,6 +200,73 @@ describe('prepareList', () => {
     expect(render(prepareList(roles$, parse({ sortField: '_id' }), lookup).orderBy)).toBe(
       '"roles"."id" desc',
     );
+  });
+});
+
+describe('matchesStatement', () => {
+  const statement = (...args: Parameters<typeof matchesStatement>) =>
+    dialect.sqlToQuery(matchesStatement(...args)).sql;
+
+  it('counts each alternative through its own index, a row matching two once, with the ids of a few', () => {
+    const { parts } = prepareList(cities$, parse({ keyword: 'san' }));
+    const text = statement(cities$, { parts, filterPattern: false });
+    // Every branch rechecks a pattern on its rows anyway: count and ids in one pass.
+    expect(text).toMatch(
+      new RegExp(
+        `^select count\\(\\*\\)::int as n, case when count\\(\\*\\) <= ${FEW_MATCHES} then array_agg\\(m.id\\) end as ids from \\(`,
+      ),
+    );
+    expect(text.split(' union ')).toHaveLength(3);
+    expect(text).toContain('"cities"."state_code" in (select "states"."state_code"');
+  });
+
+  it('counts few values from their index alone, the other alternatives only where those miss', () => {
+    const matching = new Map([
+      ['action', ['DELETE']],
+      ['collection', []],
+    ]);
+    const { parts } = prepareList(audits$, parse({ keyword: 'delete' }), { matching });
+    const text = statement(audits$, { parts, filterPattern: false });
+    expect(text).toMatch(/\(select count\(\*\) from "audits" where \("audits"."action" in \(\$\d+\)\)\)/);
+    expect(text).toMatch(
+      /"audits"."username" ilike \$\d+ and \("audits"."action" in \(\$\d+\)\) is not true/,
+    );
+    // The ids only when the count says they are few, and the count computed once.
+    expect(text).toMatch(/case when c\.n <= \d+ then \(select array_agg/);
+    expect(text).toContain('offset 0) as c(n)');
+  });
+
+  it('counts nothing when no alternative is left', () => {
+    const matching = new Map([
+      ['action', []],
+      ['collection', []],
+    ]);
+    // The selector view searches the action alone, and the keyword names no action.
+    const { parts } = prepareList(audits$, parse({ keyword: 'x' }), { lookup: true, matching });
+    expect(parts).toEqual([]);
+    expect(statement(audits$, { parts, filterPattern: false })).toContain('from (select 0 offset 0)');
+  });
+});
+
+describe('the page of many or few matches', () => {
+  const { parts, keyword } = prepareList(cities$, parse({ keyword: 'san' }));
+  const where = (sortWalks: boolean) =>
+    dialect.sqlToQuery(pageWhere(cities$, { parts, keyword, sortWalks, filterPattern: false })!).sql;
+
+  it('reads a few matches by id, fenced so that the sort order is not walked for them', () => {
+    const rows = pageRows(cities$, [3, 1]);
+    expect(rows._.alias).toBe('cities');
+    expect(dialect.sqlToQuery(rows._.sql).sql).toMatch(
+      /^select "id", .*"name".* from "cities" where "cities"."id" in \(\$1, \$2\) limit \$3$/,
+    );
+  });
+
+  it('walks the sort order for many matches when an index gives it', () => {
+    expect(where(true)).toMatch(/^\("cities"."name" ilike \$1 or "cities"."state_code" in \(select/);
+  });
+
+  it('reads many matches by id from their indexes when no index gives the order', () => {
+    expect(where(false)).toMatch(/^"cities"."id" = any\(array\(select "cities"."id" from "cities" where/);
   });
 });
 

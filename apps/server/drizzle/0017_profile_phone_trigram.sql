@@ -1,0 +1,1 @@
+CREATE INDEX "profiles_phone_number_trgm" ON "profiles" USING gin ("phone_number" gin_trgm_ops);
