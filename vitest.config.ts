@@ -47,6 +47,9 @@ export default defineConfig({
           include: ['test/**/*.test.tsx', 'test/**/*.test.ts'],
           environment: 'jsdom',
           setupFiles: ['./test/setup.ts'],
+          // A screen test walks through sign-in dialogs and pages; on a loaded 2-core machine one
+          // took just over the default 5 s while passing alone in under 2 s.
+          testTimeout: 20_000,
         },
       },
       {
