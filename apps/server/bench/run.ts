@@ -4,14 +4,15 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { hashPassword, verifyPassword } from '../src/auth/passwords.ts';
-import { audits$ } from '../src/resources/definitions/access.ts';
-import { cities$ } from '../src/resources/definitions/geography.ts';
-import { employees$ } from '../src/resources/definitions/people.ts';
+import { audits$, users$ } from '../src/resources/definitions/access.ts';
+import { cities$, states$ } from '../src/resources/definitions/geography.ts';
+import { employees$, profiles$ } from '../src/resources/definitions/people.ts';
 import { genders$ } from '../src/resources/definitions/reference.ts';
 import type { ServerResource } from '../src/resources/server-resource.ts';
 import { DEMO_PASSWORD } from '../src/seed/catalogue.ts';
 import { captureList, inline } from './lib/capture.ts';
 import { BENCH_ADMIN_PASSWORD, benchDatabaseState, benchUrl } from './lib/database.ts';
+import { countFormulations } from './lib/formulations.ts';
 import { type ListScenario, listScenarios } from './lib/list-scenarios.ts';
 import { ensurePgbench, runPgbench } from './lib/pgbench.ts';
 import { placeholderWebDist, type RunningServer, SERVER_DIR, sampleMax, startServer } from './lib/server.ts';
@@ -23,8 +24,9 @@ const HELP = `npm run bench -w @wfc/server -- [options]   (DATABASE_URL names th
   --seconds N         seconds per load scenario (BENCH_SECONDS, default 10)
   --connections N     concurrent connections (BENCH_CONNECTIONS, default 50)
   --port N            port for the server under test (BENCH_PORT, default 3917)
-  --only LIST         scenarios to run: lists,performances,trend,overview,save,export,sql,login,web (default all;
-                      sql: every list's SQL, server against pgbench now and before; pgbench is its old name)
+  --only LIST         scenarios to run: lists,performances,trend,overview,save,export,sql,formulations,login,web
+                      (default all; sql: every list's SQL, server against pgbench now and before, pgbench
+                      being its old name; formulations: the candidate SQL for a keyword through references)
   --lists REGEX       with sql: only the list scenarios whose name matches (e.g. 'GetCities|selector')
   --rounds N          with sql: pgbench runs per formulation, alternating (BENCH_ROUNDS, default 1)
   --cpu-prof DIR      write V8 CPU profiles of the servers to DIR`;
@@ -35,7 +37,10 @@ const { values: args } = parseArgs({
     seconds: { type: 'string', default: process.env.BENCH_SECONDS ?? '10' },
     connections: { type: 'string', default: process.env.BENCH_CONNECTIONS ?? '50' },
     port: { type: 'string', default: process.env.BENCH_PORT ?? '3917' },
-    only: { type: 'string', default: 'lists,performances,trend,overview,save,export,sql,login,web' },
+    only: {
+      type: 'string',
+      default: 'lists,performances,trend,overview,save,export,sql,formulations,login,web',
+    },
     lists: { type: 'string' },
     rounds: { type: 'string', default: process.env.BENCH_ROUNDS ?? '1' },
     'cpu-prof': { type: 'string' },
@@ -155,6 +160,7 @@ async function load(
     p99: r.latency.p99,
     errors: r.errors + r.timeouts + r.non2xx,
     done: r.requests.total,
+    statuses: JSON.stringify(r.statusCodeStats),
   };
 }
 
@@ -300,6 +306,7 @@ try {
   if (only.has('save')) await benchSave();
   if (only.has('export')) await benchExport();
   if (only.has('sql') || only.has('pgbench')) await benchListSql();
+  if (only.has('formulations')) await benchFormulations();
   if (only.has('login')) await benchLogin();
   // Last: a server of its own, which keeps nothing.
   if (only.has('trend') || only.has('overview')) await benchInsights();
@@ -738,6 +745,7 @@ async function benchListSql() {
       }
       const { path, init } = requestOf(l, selectors.cookie);
       const served = await load(path, init, uncached.url, 1);
+      if (served.errors) notes.push(`${l.name}: the server answered ${served.statuses}`);
       const pgNow = median(nowTps);
       const pgBefore = median(beforeTps);
       const ratio = (a: number, b: number) => (b > 0 ? (a / b).toFixed(2) : '-');
@@ -773,6 +781,57 @@ async function benchListSql() {
   if (slower.length) notes.push(`List SQL slower than the previous formulation: ${slower.join('; ')}`);
   if (rows.some((r) => r['same answer'] !== 'yes'))
     notes.push('List SQL: some answers differ from the previous formulation!');
+}
+
+/**
+ * The candidates for a keyword's total through references (`lib/formulations.ts`), each under
+ * pgbench, alternating (`--rounds`), beside what the engine sends (the codes looked up first, then
+ * the UNION of their values, with the ids when few): every candidate must give the same count.
+ */
+async function benchFormulations() {
+  console.log('\nFormulations of a keyword through references: the total alone (pgbench tps)');
+  if (!ensurePgbench()) {
+    notes.push('pgbench is not installed and could not be installed: the formulations were skipped.');
+    return;
+  }
+  const cases: ListScenario[] = [
+    { name: 'cities `san`', res: cities$, query: { keyword: 'san', limit: '10' } },
+    { name: 'cities `kyo`', res: cities$, query: { keyword: 'kyo', limit: '10' } },
+    { name: 'cities `ar`', res: cities$, query: { keyword: 'ar', limit: '10' } },
+    { name: 'states `san`', res: states$, query: { keyword: 'san', limit: '10' } },
+    { name: 'employees `son`', res: employees$, query: { keyword: 'son', limit: '10' } },
+    { name: 'users `son`', res: users$, query: { keyword: 'son', limit: '10' } },
+    { name: 'profiles `son`', res: profiles$, query: { keyword: 'son', limit: '10' } },
+  ];
+  const rows: Record<string, string>[] = [];
+  for (const c of cases) {
+    const engine = (await captureList(dbUrl, c)).statements.map(inline);
+    // The engine's lookup of codes and its matches, without the page.
+    const chosen = engine.filter((q) => !/ limit \d+$/.test(q) || /^select \(select case/.test(q));
+    const candidates = { ...countFormulations(c.res, c.query.keyword ?? ''), 'chosen (engine)': chosen };
+    const counts = new Set<string>();
+    for (const statements of Object.values(candidates)) {
+      const last = statements.at(-1) ?? '';
+      const row = (await pool.query<Record<string, unknown>>(last)).rows[0] ?? {};
+      counts.add(String(row.count ?? row.n));
+    }
+    const tps = new Map<string, number[]>();
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [name, statements] of Object.entries(candidates)) {
+        const r = runPgbench(dbUrl, statements, CONNECTIONS, SECONDS);
+        tps.set(name, [...(tps.get(name) ?? []), r.tps]);
+      }
+    }
+    const before = median(tps.get('OR, init-plan array (before)') ?? []);
+    const row: Record<string, string> = { case: c.name, 'same count': counts.size === 1 ? 'yes' : 'NO' };
+    for (const [name, values] of tps) {
+      row[name] = `${median(values).toFixed(0)} (${(median(values) / before).toFixed(2)})`;
+    }
+    rows.push(row);
+    console.log(`  ${c.name}: ${JSON.stringify(row)}`);
+  }
+  console.log('\nFormulations: tps of the total alone (ratio to the previous formulation)');
+  console.table(rows);
 }
 
 async function benchLogin() {

@@ -143,6 +143,11 @@ export async function listScenarios(pick: (query: string) => Promise<string>): P
       },
     },
     {
+      name: `${audit} filter: a module and an action that never meet`,
+      res: audits$,
+      query: { collection: 'genders', action: 'LOGIN', page: '1', limit: '10' },
+    },
+    {
       name: `${audit} filter: module, action + \`schultz\``,
       res: audits$,
       query: { collection: 'employees', action: 'UPDATE', keyword: 'schultz', page: '1', limit: '10' },

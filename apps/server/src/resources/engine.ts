@@ -22,6 +22,7 @@ import { badRequest, conflict, notFound, staleWrite } from '../http/envelope.ts'
 import { registerUniqueMessage } from '../http/errors.ts';
 import { type ApiRoute, anyOf, defineRoute, type SessionContext } from '../http/routes.ts';
 import {
+  FEW_MATCHES,
   filterCondition,
   filtersMatchPattern,
   isNested,
@@ -298,8 +299,10 @@ export async function listRecords(
       const matches = await cache.get(['matches', ...countKey], tables, () => countMatches(db, res, input));
       if (matches.total <= offset) return { records: [], total: matches.total };
       const records = matches.ids
-        ? await read(undefined, pageRows(res, matches.ids))
-        : await read(pageWhere(res, input));
+        ? await read(undefined, pageRows(res, { ids: matches.ids }))
+        : matches.total <= FEW_MATCHES
+          ? await read(undefined, pageRows(res, { where: and(scoped, keyword) }))
+          : await read(pageWhere(res, input));
       return { records, total: matches.total };
     }
     const where = and(scoped, keyword);

@@ -233,45 +233,38 @@ export interface MatchesInput {
 }
 
 /**
- * The statement that counts a list's matches and, when there are at most FEW_MATCHES, lists
- * their ids (`n`, `ids`). Every alternative of the keyword is its own branch, so each uses its own
- * index; a row matching two is counted once (UNION). Equalities on few values (an audit's action)
- * are counted apart, from their index alone, and the other branches count only rows they miss.
- * When every branch reads its rows anyway (a pattern must be rechecked), the ids come from the
- * same pass; otherwise they are read only when the count says they are few (an init-plan runs
- * only when its CASE branch is taken).
+ * The statement that counts a list's matches (`n`) and, when every branch reads its rows anyway
+ * (a pattern must be rechecked) and there are at most FEW_MATCHES, lists their ids (`ids`) from
+ * the same pass. Every alternative of the keyword is its own branch, so each uses its own index;
+ * a row matching two is counted once (UNION). Equalities on few values (an audit's action) are
+ * counted apart, from their index alone, and the other branches count only rows they miss; a
+ * count from an index alone gives no ids (reading them would read the rows).
  */
 export function matchesStatement(res: ServerResource, input: MatchesInput): SQL {
   const { where, parts } = input;
-  const all = matchingIds(res, input);
   const few = parts?.filter((p) => p.fewValues) ?? [];
   const rest = parts?.filter((p) => !p.fewValues) ?? [];
-  const limit = sql.raw(String(FEW_MATCHES));
   if (few.length === 0 && (input.filterPattern || rest.some((p) => p.pattern))) {
-    return sql`select count(*)::int as n, case when count(*) <= ${limit} then array_agg(m.id) end as ids from (${all}) m`;
+    const limit = sql.raw(String(FEW_MATCHES));
+    return sql`select count(*)::int as n, case when count(*) <= ${limit} then array_agg(m.id) end as ids from (${matchingIds(res, input)}) m`;
   }
-  let counted: SQL;
-  if (parts === undefined) counted = sql`select count(*) from (${all}) m`;
-  else if (parts.length === 0) counted = sql`select 0`;
-  else {
-    const fewCondition = sql`(${sql.join(
-      few.map((p) => p.condition),
-      sql` or `,
-    )})`;
-    const fewCount = few.length
-      ? sql`(select count(*) from ${res.table} where ${and(where, fewCondition)})`
-      : sql`0`;
-    const restCount = rest.length
-      ? sql`(select count(*) from (${union(
-          res,
-          where,
-          rest.map((p) => (few.length ? sql`${p.condition} and ${fewCondition} is not true` : p.condition)),
-        )}) r)`
-      : sql`0`;
-    counted = sql`select ${fewCount} + ${restCount}`;
-  }
-  // `offset 0` keeps the count a subquery of its own: pulled up, it would run once per use of n.
-  return sql`select c.n::int as n, case when c.n <= ${limit} then (select array_agg(m.id) from (${all}) m) end as ids from (${counted} offset 0) as c(n)`;
+  const count = (condition: SQL | undefined) =>
+    sql`(select count(*) from ${res.table} where ${and(where, condition) ?? sql`true`})`;
+  if (parts === undefined) return sql`select ${count(undefined)}::int as n`;
+  if (parts.length === 0) return sql`select 0 as n`;
+  const fewCondition = sql`(${sql.join(
+    few.map((p) => p.condition),
+    sql` or `,
+  )})`;
+  const fewCount = few.length ? count(fewCondition) : sql`0`;
+  const restCount = rest.length
+    ? sql`(select count(*) from (${union(
+        res,
+        where,
+        rest.map((p) => (few.length ? sql`${p.condition} and ${fewCondition} is not true` : p.condition)),
+      )}) r)`
+    : sql`0`;
+  return sql`select (${fewCount} + ${restCount})::int as n`;
 }
 
 /** One `select id` per condition, each under `where`, as a UNION (a row matching two comes once). */
@@ -305,19 +298,20 @@ export function pageWhere(res: ServerResource, input: PageInput): SQL | undefine
 }
 
 /**
- * The rows of a page of few matches, by id, as a subquery standing for the table under its own
- * name. Its LIMIT (their number: it drops nothing) keeps it a subquery of its own, so the planner
- * cannot walk the sort order's index in the hope of meeting them early, which it would estimate
- * as if they were spread evenly through the table: read by id, the work is bounded by their
- * number (at most FEW_MATCHES).
+ * The rows of a page of few matches as a subquery standing for the table under its own name: by
+ * their ids when the count listed them, otherwise by their condition. Its LIMIT drops nothing (the
+ * number of ids, or no bound at all) but keeps it a subquery of its own, so the planner finds the
+ * rows first, through the condition's own indexes, and sorts them after: it cannot walk the sort
+ * order's index in the hope of meeting them early, which it would estimate as if they were spread
+ * evenly through the table (and conditions independent of each other), reading the whole table
+ * for a combination that matches nothing.
  */
-export function pageRows(res: ServerResource, ids: readonly number[]) {
-  return new QueryBuilder()
-    .select()
-    .from(res.table)
-    .where(inArray(res.idColumn, [...ids]))
-    .limit(ids.length)
-    .as(getTableName(res.table));
+export function pageRows(res: ServerResource, rows: { ids: readonly number[] } | { where: SQL | undefined }) {
+  const [where, limit] =
+    'ids' in rows
+      ? [inArray(res.idColumn, [...rows.ids]), rows.ids.length]
+      : [rows.where, Number.MAX_SAFE_INTEGER];
+  return new QueryBuilder().select().from(res.table).where(where).limit(limit).as(getTableName(res.table));
 }
 
 export const tableColumnNames = (res: ServerResource) => new Set(Object.keys(getTableColumns(res.table)));
