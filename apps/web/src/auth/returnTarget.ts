@@ -1,4 +1,5 @@
-import { safeReturnPath } from '@wfc/contract';
+// The rule alone: the contract's index would bring its schemas, and zod, into the sign-in page.
+import { safeReturnPath } from '@wfc/contract/return-path';
 
 /** The query parameter of /login that names the page to return to after signing in. */
 export const RETURN_PARAM = 'next';
