@@ -52,21 +52,13 @@ interface SignInDialogProps {
 }
 
 /**
- * The session has ended while the screen held unsaved input. Signing in again as the same user
- * sends the waiting calls again, and the screen carries on as it was; another user's sign-in
- * discards the drafts. The user name is filled in but may be changed: the note under it says
- * what signing in as someone else does. Nothing closes the dialog but signing in or out.
+ * The dialog's sign-in: the same user's resumes the held calls, another user's is handed on;
+ * after the password, an account with two-factor sign-in is asked for its code here too.
  */
-export function SignInDialog({ user, onSignedOut, onOtherUser }: SignInDialogProps) {
+function useSignInAgain(user: SessionUser, onOtherUser: SignInDialogProps['onOtherUser']) {
   const { gate, signedIn } = useSessionControl();
-  const [username, setUsername] = useState(user.username);
-  const password = usePasswordVisibility();
   const [error, setError] = useState<string | null>(null);
-  const otherName = !sameName(username, user.username);
-
-  // After the password, an account with two-factor sign-in is asked for its code here too.
   const [needsCode, setNeedsCode] = useState(false);
-
   const signIn = useMutation({
     mutationFn: (input: { username: string; password: string; code: string }) =>
       needsCode
@@ -90,6 +82,20 @@ export function SignInDialog({ user, onSignedOut, onOtherUser }: SignInDialogPro
       setError(errorMessage(err, LOGIN_FAILURE));
     },
   });
+  return { signIn, needsCode, error, setError };
+}
+
+/**
+ * The session has ended while the screen held unsaved input. Signing in again as the same user
+ * sends the waiting calls again, and the screen carries on as it was; another user's sign-in
+ * discards the drafts. The user name is filled in but may be changed: the note under it says
+ * what signing in as someone else does. Nothing closes the dialog but signing in or out.
+ */
+export function SignInDialog({ user, onSignedOut, onOtherUser }: SignInDialogProps) {
+  const [username, setUsername] = useState(user.username);
+  const password = usePasswordVisibility();
+  const { signIn, needsCode, error, setError } = useSignInAgain(user, onOtherUser);
+  const otherName = !sameName(username, user.username);
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

@@ -143,18 +143,65 @@ export function AuthProvider({ children, restoreTimeoutMs = RESTORE_TIMEOUT_MS }
   }, [fresh, freshSentAt, setUser]);
 
   // An error ends the wait too: an unreachable server keeps the stored user, and a 401 has
-  // already cleared it through the handler below.
-  const settled = session.isSuccess || session.isError;
+  // already cleared it through the API client's handler.
+  useRestoreEnd(restoring, session.isSuccess || session.isError, restoreTimeoutMs, setRestoring);
+  useApiSessionReports(gate, clock, clear, userRef);
+  useClockConnection(clock);
   useEffect(() => {
-    if (settled) setRestoring(false);
-  }, [settled]);
+    writeStoredUser(user);
+  }, [user]);
+  // Signed in as `next` in another tab.
+  const adopt = useCallback((next: SessionUser) => {
+    setSignedOutOnPurpose(false);
+    setUserState(next);
+  }, []);
+  useOtherTabs(gate, userRef, sessionEnded, adopt);
+
+  const value = useMemo<AuthState>(
+    () => ({ user, isAuthenticated: user !== null, signedOutOnPurpose, setUser, clear }),
+    [user, signedOutOnPurpose, setUser, clear],
+  );
+  const control = useMemo<SessionControl>(
+    () => ({ gate, clock, signedIn, sessionEnded }),
+    [gate, clock, signedIn, sessionEnded],
+  );
+  return (
+    <AuthContext.Provider value={value}>
+      <SessionContext.Provider value={control}>
+        {restoring ? <PageLoader label="Restoring your session" /> : children}
+      </SessionContext.Provider>
+    </AuthContext.Provider>
+  );
+}
+
+/** The wait for the stored user's session ends with the server's answer, or after `timeoutMs`. */
+function useRestoreEnd(
+  restoring: boolean,
+  settled: boolean,
+  timeoutMs: number,
+  end: (restoring: false) => void,
+) {
+  useEffect(() => {
+    if (settled) end(false);
+  }, [settled, end]);
 
   useEffect(() => {
     if (!restoring) return;
-    const timer = setTimeout(() => setRestoring(false), restoreTimeoutMs);
+    const timer = setTimeout(() => end(false), timeoutMs);
     return () => clearTimeout(timer);
-  }, [restoring, restoreTimeoutMs]);
+  }, [restoring, timeoutMs, end]);
+}
 
+/**
+ * What the API client reports about the session: a 401 is answered in place (held for a sign-in
+ * over unsaved input, replayed, dropped) or by signing out; every success moves the idle expiry on.
+ */
+function useApiSessionReports(
+  gate: SessionGate,
+  clock: SessionClock,
+  clear: (reason?: SignOutReason) => void,
+  userRef: { readonly current: SessionUser | null },
+) {
   useEffect(
     () =>
       onUnauthorized(({ path, startedAt }) => {
@@ -172,7 +219,7 @@ export function AuthProvider({ children, restoreTimeoutMs = RESTORE_TIMEOUT_MS }
         clear(path === LOGOUT_PATH ? 'signedOut' : 'ended');
         return 'fail';
       }),
-    [gate, clock, clear],
+    [gate, clock, clear, userRef],
   );
 
   // Every successful call shows the session was in use: the idle expiry moves on.
@@ -183,7 +230,10 @@ export function AuthProvider({ children, restoreTimeoutMs = RESTORE_TIMEOUT_MS }
       ),
     [clock],
   );
+}
 
+/** The idle clock shares its deadline with the other tabs, and looks again when the tab shows. */
+function useClockConnection(clock: SessionClock) {
   useEffect(() => {
     const disconnect = clock.connect();
     const onVisible = () => document.visibilityState === 'visible' && clock.recheck();
@@ -193,12 +243,15 @@ export function AuthProvider({ children, restoreTimeoutMs = RESTORE_TIMEOUT_MS }
       disconnect();
     };
   }, [clock]);
+}
 
-  useEffect(() => {
-    writeStoredUser(user);
-  }, [user]);
-
-  // Signing in or out in one tab applies to the others; a tab with unsaved input answers in place.
+/** Signing in or out in one tab applies to the others; a tab with unsaved input answers in place. */
+function useOtherTabs(
+  gate: SessionGate,
+  userRef: { readonly current: SessionUser | null },
+  sessionEnded: () => void,
+  adopt: (user: SessionUser) => void,
+) {
   useEffect(() => {
     const onStorage = (e: StorageEvent) => {
       if (e.key !== STORAGE_KEY) return;
@@ -218,28 +271,11 @@ export function AuthProvider({ children, restoreTimeoutMs = RESTORE_TIMEOUT_MS }
         gate.noteSignIn(true);
         gate.resume();
       }
-      setSignedOutOnPurpose(false);
-      setUserState(next);
+      adopt(next);
     };
     window.addEventListener('storage', onStorage);
     return () => window.removeEventListener('storage', onStorage);
-  }, [gate, sessionEnded]);
-
-  const value = useMemo<AuthState>(
-    () => ({ user, isAuthenticated: user !== null, signedOutOnPurpose, setUser, clear }),
-    [user, signedOutOnPurpose, setUser, clear],
-  );
-  const control = useMemo<SessionControl>(
-    () => ({ gate, clock, signedIn, sessionEnded }),
-    [gate, clock, signedIn, sessionEnded],
-  );
-  return (
-    <AuthContext.Provider value={value}>
-      <SessionContext.Provider value={control}>
-        {restoring ? <PageLoader label="Restoring your session" /> : children}
-      </SessionContext.Provider>
-    </AuthContext.Provider>
-  );
+  }, [gate, userRef, sessionEnded, adopt]);
 }
 
 export function useAuth(): AuthState {

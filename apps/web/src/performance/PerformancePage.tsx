@@ -24,7 +24,7 @@ import { firstConflict, unresolvedMessage } from './merge';
 import { useExportCsv, useSavePerformances } from './mutations';
 import { PerformanceActions } from './PerformanceActions';
 import { PerformanceTable } from './PerformanceTable';
-import { isFutureDate, toggleSort, withDepartment, withFilter } from './query';
+import { type GridQuery, isFutureDate, toggleSort, withDepartment, withFilter } from './query';
 import { StaleAlert } from './StaleAlert';
 import { useCellHandlers } from './useCellHandlers';
 import { useGridDraft } from './useGridDraft';
@@ -34,6 +34,64 @@ const longDate = (iso: string) =>
   new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeZone: 'UTC' }).format(
     new Date(`${iso}T12:00:00Z`),
   );
+
+/** To the charts of every employee's scores over time. */
+function OverviewLink() {
+  return (
+    <Button
+      component={RouterLink}
+      to="/performance-snapshot/overview"
+      variant="outlined"
+      startIcon={<InsightsIcon />}
+    >
+      Overview
+    </Button>
+  );
+}
+
+/** Above the grid: its filters, and the heat map's switch (off while editing). */
+function GridToolbar({
+  query,
+  onQuery,
+  heatMap,
+  onHeatMap,
+  editing,
+}: {
+  query: GridQuery;
+  onQuery(query: GridQuery): void;
+  heatMap: boolean;
+  onHeatMap(on: boolean): void;
+  editing: boolean;
+}) {
+  return (
+    <Box
+      sx={{
+        p: 2,
+        borderBottom: 1,
+        borderColor: 'divider',
+        display: 'flex',
+        flexWrap: 'wrap',
+        gap: 1.5,
+        alignItems: 'flex-start',
+        justifyContent: 'space-between',
+      }}
+    >
+      <FilterForm
+        date={query.date}
+        keyword={query.keyword}
+        departmentCode={query.departmentCode}
+        onApply={(date, keyword) => onQuery(withFilter(query, date, keyword))}
+        onDepartment={(code) => onQuery(withDepartment(query, code))}
+      />
+      <FormControlLabel
+        control={<Switch checked={heatMap} onChange={(e) => onHeatMap(e.target.checked)} />}
+        label="Heat map"
+        disabled={editing}
+        sx={{ mr: 0, minHeight: 40 }}
+      />
+    </Box>
+  );
+}
 
 /** The Performance Snapshot: a date's scores per employee and skill, editable in place. */
 export default function PerformancePage() {
@@ -53,19 +111,16 @@ export default function PerformancePage() {
   const exportCsv = useExportCsv();
 
   const heading = { title: 'Performance Snapshot', subtitle: `Scores for ${longDate(query.date)}` };
-  if (grid.error) {
+  // With no grid to show, the screen keeps its heading over the failure or the grid's outline.
+  if (grid.error || !grid.data) {
     return (
       <Box>
         <ScreenHeader {...heading} />
-        <RequestError {...failureOf(grid, PERFORMANCE_MESSAGES.failedList)} />
-      </Box>
-    );
-  }
-  if (!grid.data) {
-    return (
-      <Box>
-        <ScreenHeader {...heading} />
-        <TableSkeleton label="Loading performances" columns={6} variant="grid" />
+        {grid.error ? (
+          <RequestError {...failureOf(grid, PERFORMANCE_MESSAGES.failedList)} />
+        ) : (
+          <TableSkeleton label="Loading performances" columns={6} variant="grid" />
+        )}
       </Box>
     );
   }
@@ -77,14 +132,7 @@ export default function PerformancePage() {
         {...heading}
         actions={
           <>
-            <Button
-              component={RouterLink}
-              to="/performance-snapshot/overview"
-              variant="outlined"
-              startIcon={<InsightsIcon />}
-            >
-              Overview
-            </Button>
+            <OverviewLink />
             <PerformanceActions
               editing={state.editing}
               canEdit={canEdit}
@@ -120,32 +168,13 @@ export default function PerformancePage() {
         />
       )}
       <Paper variant="outlined" sx={{ position: 'relative', overflow: 'hidden' }}>
-        <Box
-          sx={{
-            p: 2,
-            borderBottom: 1,
-            borderColor: 'divider',
-            display: 'flex',
-            flexWrap: 'wrap',
-            gap: 1.5,
-            alignItems: 'flex-start',
-            justifyContent: 'space-between',
-          }}
-        >
-          <FilterForm
-            date={query.date}
-            keyword={query.keyword}
-            departmentCode={query.departmentCode}
-            onApply={(date, keyword) => setQuery(withFilter(query, date, keyword))}
-            onDepartment={(code) => setQuery(withDepartment(query, code))}
-          />
-          <FormControlLabel
-            control={<Switch checked={heatMap} onChange={(e) => setHeatMap(e.target.checked)} />}
-            label="Heat map"
-            disabled={state.editing}
-            sx={{ mr: 0, minHeight: 40 }}
-          />
-        </Box>
+        <GridToolbar
+          query={query}
+          onQuery={setQuery}
+          heatMap={heatMap}
+          onHeatMap={setHeatMap}
+          editing={state.editing}
+        />
         {future && (
           <Alert severity="info" sx={{ borderRadius: 0 }}>
             {FUTURE_SCORE_MESSAGE}: this date can be read but not edited.

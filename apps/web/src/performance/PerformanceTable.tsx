@@ -146,44 +146,35 @@ function useOverflows() {
   return { ref, overflows };
 }
 
+/** Said above the grid when it is wider than its box, and only then. */
+function ScrollHint() {
+  return (
+    <Typography
+      variant="body2"
+      color="text.secondary"
+      sx={{
+        display: 'flex',
+        alignItems: 'center',
+        gap: 1,
+        px: 2,
+        py: 1,
+        borderBottom: 1,
+        borderColor: 'divider',
+      }}
+    >
+      <SwipeIcon fontSize="small" aria-hidden />
+      Scroll sideways to see every column.
+    </Typography>
+  );
+}
+
 /** The grid: employee, one column per skill, then the three averages. */
-export function PerformanceTable({
-  rows,
-  skills,
-  query,
-  editing,
-  saving,
-  drafts,
-  cellErrors,
-  conflicts,
-  flash,
-  handlers,
-  heatMap,
-  onSort,
-  onResolve,
-}: Props) {
+export function PerformanceTable({ rows, skills, query, onSort, ...state }: Props) {
   const columnCount = skills.length + 5;
   const { ref, overflows } = useOverflows();
   return (
     <>
-      {overflows && (
-        <Typography
-          variant="body2"
-          color="text.secondary"
-          sx={{
-            display: 'flex',
-            alignItems: 'center',
-            gap: 1,
-            px: 2,
-            py: 1,
-            borderBottom: 1,
-            borderColor: 'divider',
-          }}
-        >
-          <SwipeIcon fontSize="small" aria-hidden />
-          Scroll sideways to see every column.
-        </Typography>
-      )}
+      {overflows && <ScrollHint />}
       <TableContainer
         ref={ref}
         sx={{
@@ -200,35 +191,7 @@ export function PerformanceTable({
           sx={{ borderCollapse: 'separate' }}
         >
           <TableHead>
-            <TableRow>
-              <SortHeader field="employeeId" query={query} onSort={onSort} sx={fixedWidth(ID_WIDTH)}>
-                {t.employeeId}
-              </SortHeader>
-              <SortHeader
-                field="name"
-                query={query}
-                onSort={onSort}
-                sx={{ ...stickyName, zIndex: Z_FROZEN_HEAD }}
-              >
-                {t.employeeName}
-              </SortHeader>
-              {skills.map((s) => (
-                <TableCell key={s.skillCode} align="center" sx={{ ...headSx, ...skillHeadSx }}>
-                  {s.title}
-                </TableCell>
-              ))}
-              {AVERAGES.map((a, i) => (
-                <SortHeader
-                  key={a.field}
-                  field={a.field}
-                  query={query}
-                  onSort={onSort}
-                  sx={{ ...stickyAverage(i), textAlign: 'right', zIndex: Z_FROZEN_HEAD }}
-                >
-                  {a.title}
-                </SortHeader>
-              ))}
-            </TableRow>
+            <HeaderRow skills={skills} query={query} onSort={onSort} />
           </TableHead>
           <TableBody>
             {rows.length === 0 ? (
@@ -238,100 +201,152 @@ export function PerformanceTable({
                 </TableCell>
               </TableRow>
             ) : (
-              rows.map((row, r) => (
-                <TableRow key={row.employeeCode} hover={!editing}>
-                  <TableCell sx={{ ...bodySx, ...fixedWidth(ID_WIDTH), fontVariantNumeric: 'tabular-nums' }}>
-                    {row.employeeId}
-                  </TableCell>
-                  <TableCell
-                    component="th"
-                    scope="row"
-                    title={row.employeeName}
-                    sx={{ ...bodySx, ...stickyName, ...nameSx, zIndex: Z_FROZEN_BODY }}
-                  >
-                    <Link
-                      component={RouterLink}
-                      to={`/performance-snapshot/employees/${encodeURIComponent(row.employeeCode)}`}
-                      color="inherit"
-                      underline="hover"
-                    >
-                      {row.employeeName}
-                    </Link>
-                  </TableCell>
-                  {row.skills.map((skill, c) => {
-                    const key = cellKey(row.employeeCode, skill.skillCode);
-                    const error = cellErrors.get(key);
-                    const conflict = conflicts.get(key);
-                    const label = `${skill.title} score for ${row.employeeName}`;
-                    const conflictId = conflict ? `score-conflict-${r}-${c}` : undefined;
-                    if (!editing) {
-                      const heat = heatMap && skill.score !== null ? heatSx(skill.score) : undefined;
-                      return (
-                        <TableCell key={skill.skillCode} align="center" sx={[scoreSx, heat ?? null]}>
-                          {skill.score === null ? <Empty /> : skill.score}
-                        </TableCell>
-                      );
-                    }
-                    const input = (
-                      <ScoreCell
-                        row={r}
-                        col={c}
-                        value={cellText(drafts, row, c)}
-                        label={label}
-                        changed={isCellChanged(drafts, row, c)}
-                        invalid={Boolean(error) || flash === key}
-                        conflict={Boolean(conflict)}
-                        describedBy={conflictId}
-                        disabled={saving}
-                        handlers={handlers}
-                      />
-                    );
-                    return (
-                      <TableCell
-                        key={skill.skillCode}
-                        align="center"
-                        sx={{ ...scoreSx, py: 0.5, ...(conflict ? conflictSx : {}) }}
-                      >
-                        {error ? (
-                          <Tooltip title={error} open arrow placement="top">
-                            <Box>{input}</Box>
-                          </Tooltip>
-                        ) : (
-                          input
-                        )}
-                        {conflict && conflictId && (
-                          <ConflictChoice
-                            id={conflictId}
-                            conflict={conflict}
-                            label={label}
-                            onChoose={(choice) => onResolve(row.employeeCode, skill.skillCode, choice)}
-                          />
-                        )}
-                      </TableCell>
-                    );
-                  })}
-                  {AVERAGES.map((a, i) => {
-                    // While editing, the daily average follows the typed scores at once.
-                    const unsaved = a.field === 'daily' && editing && isRowChanged(drafts, row);
-                    const value = unsaved ? draftDaily(drafts, row) : row.total[a.field];
-                    return (
-                      <TableCell
-                        key={a.field}
-                        align="right"
-                        sx={{ ...averageSx, ...stickyAverage(i), zIndex: Z_FROZEN_BODY }}
-                      >
-                        {value === null ? <Empty /> : formatAverage(value)}
-                        {unsaved && <UnsavedMark />}
-                      </TableCell>
-                    );
-                  })}
-                </TableRow>
-              ))
+              rows.map((row, r) => <GridRow key={row.employeeCode} row={row} index={r} {...state} />)
             )}
           </TableBody>
         </Table>
       </TableContainer>
     </>
+  );
+}
+
+function HeaderRow({ skills, query, onSort }: Pick<Props, 'skills' | 'query' | 'onSort'>) {
+  return (
+    <TableRow>
+      <SortHeader field="employeeId" query={query} onSort={onSort} sx={fixedWidth(ID_WIDTH)}>
+        {t.employeeId}
+      </SortHeader>
+      <SortHeader field="name" query={query} onSort={onSort} sx={{ ...stickyName, zIndex: Z_FROZEN_HEAD }}>
+        {t.employeeName}
+      </SortHeader>
+      {skills.map((s) => (
+        <TableCell key={s.skillCode} align="center" sx={{ ...headSx, ...skillHeadSx }}>
+          {s.title}
+        </TableCell>
+      ))}
+      {AVERAGES.map((a, i) => (
+        <SortHeader
+          key={a.field}
+          field={a.field}
+          query={query}
+          onSort={onSort}
+          sx={{ ...stickyAverage(i), textAlign: 'right', zIndex: Z_FROZEN_HEAD }}
+        >
+          {a.title}
+        </SortHeader>
+      ))}
+    </TableRow>
+  );
+}
+
+/** What a row needs of the grid's state: the edit in progress and its checks. */
+type GridState = Omit<Props, 'rows' | 'skills' | 'query' | 'onSort'>;
+
+function GridRow({ row, index, ...state }: GridState & { row: PerformanceRow; index: number }) {
+  const { editing, drafts } = state;
+  return (
+    <TableRow hover={!editing}>
+      <TableCell sx={{ ...bodySx, ...fixedWidth(ID_WIDTH), fontVariantNumeric: 'tabular-nums' }}>
+        {row.employeeId}
+      </TableCell>
+      <TableCell
+        component="th"
+        scope="row"
+        title={row.employeeName}
+        sx={{ ...bodySx, ...stickyName, ...nameSx, zIndex: Z_FROZEN_BODY }}
+      >
+        <Link
+          component={RouterLink}
+          to={`/performance-snapshot/employees/${encodeURIComponent(row.employeeCode)}`}
+          color="inherit"
+          underline="hover"
+        >
+          {row.employeeName}
+        </Link>
+      </TableCell>
+      {row.skills.map((skill, c) =>
+        editing ? (
+          <EditedScore key={skill.skillCode} row={row} r={index} c={c} skill={skill} {...state} />
+        ) : (
+          <TableCell
+            key={skill.skillCode}
+            align="center"
+            sx={[scoreSx, state.heatMap && skill.score !== null ? heatSx(skill.score) : null]}
+          >
+            {skill.score === null ? <Empty /> : skill.score}
+          </TableCell>
+        ),
+      )}
+      {AVERAGES.map((a, i) => {
+        // While editing, the daily average follows the typed scores at once.
+        const unsaved = a.field === 'daily' && editing && isRowChanged(drafts, row);
+        const value = unsaved ? draftDaily(drafts, row) : row.total[a.field];
+        return (
+          <TableCell
+            key={a.field}
+            align="right"
+            sx={{ ...averageSx, ...stickyAverage(i), zIndex: Z_FROZEN_BODY }}
+          >
+            {value === null ? <Empty /> : formatAverage(value)}
+            {unsaved && <UnsavedMark />}
+          </TableCell>
+        );
+      })}
+    </TableRow>
+  );
+}
+
+/** A score being edited: its input, its error above it, and the choice when someone else changed it too. */
+function EditedScore({
+  row,
+  r,
+  c,
+  skill,
+  saving,
+  drafts,
+  cellErrors,
+  conflicts,
+  flash,
+  handlers,
+  onResolve,
+}: GridState & { row: PerformanceRow; r: number; c: number; skill: PerformanceSkillCell }) {
+  const key = cellKey(row.employeeCode, skill.skillCode);
+  const error = cellErrors.get(key);
+  const conflict = conflicts.get(key);
+  const label = `${skill.title} score for ${row.employeeName}`;
+  const conflictId = conflict ? `score-conflict-${r}-${c}` : undefined;
+  const input = (
+    <ScoreCell
+      row={r}
+      col={c}
+      value={cellText(drafts, row, c)}
+      label={label}
+      changed={isCellChanged(drafts, row, c)}
+      invalid={Boolean(error) || flash === key}
+      conflict={Boolean(conflict)}
+      describedBy={conflictId}
+      disabled={saving}
+      handlers={handlers}
+    />
+  );
+  return (
+    <TableCell align="center" sx={{ ...scoreSx, py: 0.5, ...(conflict ? conflictSx : {}) }}>
+      {error ? (
+        <Tooltip title={error} open arrow placement="top">
+          <Box>{input}</Box>
+        </Tooltip>
+      ) : (
+        input
+      )}
+      {conflict && conflictId && (
+        <ConflictChoice
+          id={conflictId}
+          conflict={conflict}
+          label={label}
+          onChoose={(choice) => onResolve(row.employeeCode, skill.skillCode, choice)}
+        />
+      )}
+    </TableCell>
   );
 }
 

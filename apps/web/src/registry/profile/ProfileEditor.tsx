@@ -1,14 +1,11 @@
 import Box from '@mui/material/Box';
 import Divider from '@mui/material/Divider';
 import Paper from '@mui/material/Paper';
-import { useQueryClient } from '@tanstack/react-query';
-import { PROFILE_PICTURE_REQUIRED, type ProfileRecord } from '@wfc/contract';
-import { type BaseSyntheticEvent, useMemo, useState } from 'react';
+import { PROFILE_PICTURE_REQUIRED } from '@wfc/contract';
+import { type BaseSyntheticEvent, useMemo } from 'react';
 import { type FieldErrors, useForm, useWatch } from 'react-hook-form';
-import { queryKeys } from '../../api/queryKeys';
 import { useUnsavedInput } from '../../auth/auth';
 import { DiscardDialog } from '../../ui/DiscardDialog';
-import { notify } from '../../ui/notify';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { useUnsavedChangesGuard } from '../../ui/useUnsavedChangesGuard';
 import { compareFields, versionOf } from '../conflict/conflict';
@@ -37,18 +34,12 @@ import {
   profileBody,
 } from './profileValues';
 import { Notifications, SocialLinks } from './SocialAndNotifications';
-import { fetchPicture, PICTURE_FETCH_FAILED } from './useProfilePicture';
+import { useSavedPicture } from './useSavedPicture';
 
 interface Props extends RecordFormProps<typeof PROFILE> {
   /** The saved picture as a file, so that an unchanged picture still counts as present. */
   picture: File | null;
   pictureError?: string;
-}
-
-/** The saved picture the form stands on: its thumbnail (which names its version) and its file. */
-interface SavedPicture {
-  thumbnail: string;
-  file: File | null;
 }
 
 /**
@@ -61,14 +52,9 @@ const pictureErrors = (v: ProfileValues): FieldErrors<ProfileValues> =>
 /** The profile's view / create / update form: its nested address and its picture. */
 export function ProfileEditor({ def, mode, code, record, back, picture, pictureError }: Props) {
   const readOnly = mode === 'view';
-  // An update re-sends the picture only when the user picked another one.
-  const [pictureChanged, setPictureChanged] = useState(false);
   const { base, conflict, onConflict, panel } = useConflictActions(def, back, record);
-  const [saved, setSaved] = useState<SavedPicture>({
-    thumbnail: base?.profilePicture?.thumbnail ?? '',
-    file: picture,
-  });
-  const [pictureProblem, setPictureProblem] = useState(pictureError);
+  const pictures = useSavedPicture(base, picture, pictureError);
+  const pictureChanged = pictures.changed;
   const draft = useDraft<ProfileValues>();
   const schema = mode === 'create' ? def.createSchema : mode === 'update' ? def.updateSchema : undefined;
   const { control, handleSubmit, setValue, setError, getValues, reset, formState } = useForm<ProfileValues>({
@@ -99,8 +85,6 @@ export function ProfileEditor({ def, mode, code, record, back, picture, pictureE
     onConflict,
     onSaved: guard.release,
   });
-  const queryClient = useQueryClient();
-  const [loadingTheirs, setLoadingTheirs] = useState(false);
 
   /** Validates and sends the form, as an update of `version` (the version the form stands on). */
   const saveAt = (version: number | undefined) =>
@@ -110,48 +94,19 @@ export function ProfileEditor({ def, mode, code, record, back, picture, pictureE
     });
   const submit = (e?: BaseSyntheticEvent) => saveAt(versionOf(base))(e);
 
-  /** Their picture as a file: the one in hand when it is the same, else fetched (a failure is told). */
-  const theirPicture = async (theirs: ProfileRecord): Promise<File | null> => {
-    const p = theirs.profilePicture;
-    if (!p) return null;
-    if (p.thumbnail === saved.thumbnail && saved.file) return saved.file;
-    try {
-      const file = await queryClient.fetchQuery({
-        queryKey: queryKeys.registry.profilePicture(p.thumbnail),
-        queryFn: () => fetchPicture(p),
-        staleTime: Number.POSITIVE_INFINITY,
-      });
-      setPictureProblem(undefined);
-      return file;
-    } catch {
-      notify.error(PICTURE_FETCH_FAILED);
-      setPictureProblem(PICTURE_FETCH_FAILED);
-      return null;
-    }
-  };
-
   const conflictPanel = panel({
     getValues,
     reset,
-    busy: formState.isSubmitting || loadingTheirs,
+    busy: formState.isSubmitting || pictures.loading,
     compare: (theirs) =>
       compareFields(
         PROFILE_COMPARED,
-        comparableProfile(initialProfileValues(base, saved.file), base),
+        comparableProfile(initialProfileValues(base, pictures.savedFile), base),
         theirs ? comparableProfile(initialProfileValues(theirs), theirs) : {},
         comparableProfile(getValues(), base, pictureChanged ? getValues().profilePicture : null),
       ),
-    // Take theirs: their picture, fetched, is the saved one and no change of the user's.
-    valuesOf: async (theirs) => {
-      setLoadingTheirs(true);
-      const file = await theirPicture(theirs);
-      setLoadingTheirs(false);
-      setSaved({ thumbnail: theirs.profilePicture?.thumbnail ?? '', file });
-      setPictureChanged(false);
-      return initialProfileValues(theirs, file);
-    },
-    // Keep mine: a picture the user picked is sent again; theirs is known only by its thumbnail.
-    onKeepMine: (theirs) => setSaved({ thumbnail: theirs.profilePicture?.thumbnail ?? '', file: null }),
+    valuesOf: async (theirs) => initialProfileValues(theirs, await pictures.takeTheirs(theirs)),
+    onKeepMine: pictures.keepMine,
     saveAt,
     clearErrors: serverErrors.clear,
     releaseGuard: guard.release,
@@ -182,8 +137,8 @@ export function ProfileEditor({ def, mode, code, record, back, picture, pictureE
               <PersonalDetails
                 form={form}
                 userEditable={mode === 'create'}
-                pictureError={pictureProblem}
-                onPictureChange={() => setPictureChanged(true)}
+                pictureError={pictures.problem}
+                onPictureChange={pictures.markChanged}
               />
               <Divider />
               <AddressFields form={form} setValue={setValue} />

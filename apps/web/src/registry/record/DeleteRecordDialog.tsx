@@ -1,13 +1,5 @@
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
-import Typography from '@mui/material/Typography';
 import type { ResourceDef } from '@wfc/contract';
 import { useState } from 'react';
-import { Spinner } from '../../ui/Spinner';
 import {
   comparedFieldsOf,
   compareFields,
@@ -15,6 +7,7 @@ import {
   type StaleConflict,
   staleConflictOf,
 } from '../conflict/conflict';
+import { DeleteConflictDialog } from '../conflict/DeleteConflictDialog';
 import { recordName } from '../format';
 import { useDeleteRecord } from '../mutations';
 import { useNavigateWithBack, viewPath } from '../paths';
@@ -32,7 +25,7 @@ interface Props {
   onDeleted(): void;
 }
 
-/** What changed between the row the user chose to delete and the record as it now stands, by its form's fields. */
+/** What changed between the row the user chose to delete and the record as it now stands, field by field. */
 function formChangesSince(def: ResourceDef, row: RegistryRecord, theirs: RegistryRecord): FieldChange[] {
   const fields = fieldsFor(def, 'view');
   const base = initialValues(fields, row);
@@ -50,103 +43,38 @@ export function DeleteRecordDialog({ def, record, onClose, onDeleted }: Props) {
   const remove = useDeleteRecord(def, onDeleted, setConflict);
   const allowed = useRecordPermissions(def);
   const go = useNavigateWithBack();
-  const { deleteChanges } = useResourceExtension(def);
+  const { deleteChanges = (row, theirs) => formChangesSince(def, row, theirs) } = useResourceExtension(def);
   const close = () => {
     setConflict(null);
     onClose();
   };
+  // A refusal other than a stale version was told by a toast: the question is over.
+  const removeNow = (target: RegistryRecord) =>
+    remove.mutate(target, {
+      onSuccess: close,
+      onError: (err) => {
+        if (!staleConflictOf(err)) close();
+      },
+    });
   const name = record ? recordName(def, record) || String(record[def.code]) : '';
 
   if (record && conflict) {
     const theirs = conflict.theirs;
-    const changes = !theirs
-      ? []
-      : deleteChanges
-        ? deleteChanges(record, theirs)
-        : formChangesSince(def, record, theirs);
-    const busy = remove.isPending;
-    // Gone: the list no longer shows it, so nothing stays selected.
-    const dismiss = theirs
-      ? close
-      : () => {
-          onDeleted();
-          close();
-        };
     return (
-      <Dialog
-        open
-        onClose={busy ? undefined : dismiss}
-        aria-labelledby="delete-conflict-title"
-        aria-describedby="delete-conflict-text"
-        maxWidth="sm"
-        fullWidth
-      >
-        <DialogTitle id="delete-conflict-title">
-          {theirs ? `This ${def.label.toLowerCase()} has changed` : `This ${def.label.toLowerCase()} is gone`}
-        </DialogTitle>
-        <DialogContent>
-          <DialogContentText id="delete-conflict-text">{`${conflict.message}.`}</DialogContentText>
-          {changes.length > 0 && (
-            <Typography component="ul" variant="body2" sx={{ mt: 1.5, mb: 0, pl: 2.5 }}>
-              {changes.map((c) => (
-                <li key={c.name}>
-                  <strong>{c.label}:</strong> {c.theirs}{' '}
-                  <Typography component="span" variant="body2" color="text.secondary">
-                    (was: {c.base})
-                  </Typography>
-                </li>
-              ))}
-            </Typography>
-          )}
-          {theirs && (
-            <DialogContentText sx={{ mt: 1.5 }}>
-              {`Look at "${recordName(def, theirs) || name}" as it is now, or delete it anyway.`}
-            </DialogContentText>
-          )}
-        </DialogContent>
-        <DialogActions
-          sx={{
-            px: 3,
-            pb: 2,
-            gap: 1,
-            // On a phone the choices stack, full width, the one that deletes on top.
-            flexDirection: { xs: 'column-reverse', sm: 'row' },
-            alignItems: { xs: 'stretch', sm: 'center' },
-            '& > :not(style) ~ :not(style)': { ml: 0 },
-          }}
-        >
-          <Button onClick={dismiss} disabled={busy}>
-            {theirs ? 'Cancel' : 'Close'}
-          </Button>
-          {theirs && allowed.view && (
-            <Button
-              variant="outlined"
-              disabled={busy}
-              onClick={() => go(viewPath(def, String(theirs[def.code])))}
-            >
-              View current {def.label.toLowerCase()}
-            </Button>
-          )}
-          {theirs && (
-            <Button
-              color="error"
-              variant="contained"
-              disabled={busy}
-              startIcon={busy ? <Spinner label="Deleting" /> : undefined}
-              onClick={() => {
-                remove.mutate(theirs, {
-                  onSuccess: close,
-                  onError: (err) => {
-                    if (!staleConflictOf(err)) close();
-                  },
-                });
-              }}
-            >
-              Delete anyway
-            </Button>
-          )}
-        </DialogActions>
-      </Dialog>
+      <DeleteConflictDialog
+        what={def.label.toLowerCase()}
+        message={conflict.message}
+        changes={theirs ? deleteChanges(record, theirs) : []}
+        theirName={theirs ? recordName(def, theirs) || name : undefined}
+        busy={remove.isPending}
+        onView={theirs && allowed.view ? () => go(viewPath(def, String(theirs[def.code]))) : undefined}
+        onDeleteAnyway={() => theirs && removeNow(theirs)}
+        // Gone: the list no longer shows it, so nothing stays selected.
+        onDismiss={() => {
+          if (!theirs) onDeleted();
+          close();
+        }}
+      />
     );
   }
 
@@ -158,13 +86,7 @@ export function DeleteRecordDialog({ def, record, onClose, onDeleted }: Props) {
       busy={remove.isPending}
       onCancel={close}
       onConfirm={() => {
-        if (!record || !def.endpoints.delete) return;
-        remove.mutate(record, {
-          onSuccess: close,
-          onError: (err) => {
-            if (!staleConflictOf(err)) close();
-          },
-        });
+        if (record && def.endpoints.delete) removeNow(record);
       }}
     />
   );
