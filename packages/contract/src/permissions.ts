@@ -1,23 +1,42 @@
-/** Modules whose four CRUD permissions follow the VIEW_<PLURAL> / <ACTION>_<SINGULAR> pattern. */
-const CRUD_MODULES = [
-  ['ROLE', 'ROLES'],
-  ['USER', 'USERS'],
-  ['GENDER', 'GENDERS'],
-  ['COUNTRY', 'COUNTRIES'],
-  ['STATE', 'STATES'],
-  ['CITY', 'CITIES'],
-  ['PROFILE', 'PROFILES'],
-  ['DEPARTMENT', 'DEPARTMENTS'],
-  ['SKILL', 'SKILLS'],
-  ['EMPLOYEE', 'EMPLOYEES'],
-] as const;
+/**
+ * Every registry module by resource key, in the permission catalogue's order, with the plural its
+ * permissions are named by (VIEW_<PLURAL>, then CREATE_, UPDATE_ and DELETE_<KEY>); `null` for the
+ * two read-only logs, whose view permissions follow the CRUD modules' below. The one list of the
+ * modules: `ResourceKey`, the CRUD modules, the permission names and the catalogue come from it,
+ * and the type checker asks the contract's and the server's definitions by key and the web app's
+ * icons to cover it.
+ */
+const REGISTRY_MODULES = {
+  role: 'roles',
+  user: 'users',
+  gender: 'genders',
+  country: 'countries',
+  state: 'states',
+  city: 'cities',
+  profile: 'profiles',
+  department: 'departments',
+  skill: 'skills',
+  employee: 'employees',
+  permission: null,
+  audit: null,
+} as const;
 
-type Crud = (typeof CRUD_MODULES)[number];
-/** The resource key of a CRUD module: `gender` for GENDER. */
-export type CrudModuleKey = Lowercase<Crud[0]>;
+type Modules = typeof REGISTRY_MODULES;
+
+/** Every registry module: the CRUD modules and the two read-only logs. */
+export type ResourceKey = keyof Modules;
+
+/** The resource key of a module with the four CRUD permissions: `gender`. */
+export type CrudModuleKey = { [K in ResourceKey]: Modules[K] extends string ? K : never }[ResourceKey];
+
+/** The CRUD modules, each with its plural, in the catalogue's order. */
+const CRUD_MODULES = Object.entries(REGISTRY_MODULES).flatMap(([key, plural]) =>
+  plural === null ? [] : [{ one: key.toUpperCase(), many: plural.toUpperCase() }],
+);
+
 export type PermissionName =
-  | `VIEW_${Crud[1]}`
-  | `${'CREATE' | 'UPDATE' | 'DELETE'}_${Crud[0]}`
+  | `VIEW_${Uppercase<Modules[CrudModuleKey]>}`
+  | `${'CREATE' | 'UPDATE' | 'DELETE'}_${Uppercase<CrudModuleKey>}`
   | 'VIEW_PERMISSIONS'
   | 'VIEW_AUDITS'
   | 'VIEW_PERFORMANCES'
@@ -39,7 +58,7 @@ export const withArticle = (noun: string): string => `${/^[aeio]/i.test(noun) ? 
 
 /** The whole catalogue, in a stable order; inserted at start-up (docs/product.md section 6). */
 export const PERMISSION_CATALOGUE: readonly PermissionSeed[] = [
-  ...CRUD_MODULES.flatMap(([one, many]) => [
+  ...CRUD_MODULES.flatMap(({ one, many }) => [
     { name: `VIEW_${many}` as PermissionName, description: `View ${lower(many)}` },
     { name: `CREATE_${one}` as PermissionName, description: `Create ${withArticle(lower(one))}` },
     { name: `UPDATE_${one}` as PermissionName, description: `Update ${withArticle(lower(one))}` },

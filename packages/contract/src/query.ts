@@ -72,11 +72,11 @@ const param = z.union([z.string(), z.array(z.string())]).optional();
  * field that `contains` or `equals` the value, or a timestamp on or after (`from`) or on or
  * before (`to`) a date (whole days in UTC).
  */
-export interface ListFilterDef {
+export interface ListFilterDef<P extends string = string> {
   param: string;
   label: string;
   /** The record field compared: a column path, as in `columns` ('user.username'). */
-  path: string;
+  path: P;
   match: 'contains' | 'equals' | 'from' | 'to';
   /** Values a screen offers to pick from; any value is accepted (an unknown one matches nothing). */
   choices?: readonly string[];

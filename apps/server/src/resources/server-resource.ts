@@ -1,4 +1,4 @@
-import type { ResourceDef, ResourceKey } from '@wfc/contract';
+import type { BodyPathOf, RecordPathOf, ResourceDef, ResourceKey } from '@wfc/contract';
 import { eq, getTableColumns, is, type SQL } from 'drizzle-orm';
 import { type AnyPgColumn, PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
@@ -16,6 +16,14 @@ export type Row = Record<string, unknown>;
 
 // biome-ignore lint/suspicious/noExplicitAny: any definition, whatever its schemas (hooks are bivariant methods)
 export type AnyResourceDef = ResourceDef<any, any>;
+
+/** A path into the record of `D` (`department.name`): what its keyword searches. */
+export type RecordPath<D extends AnyResourceDef> = NoInfer<RecordPathOf<D['recordSchema']>>;
+
+/** A key of a create or update body of `D` (`address.countryCode`): what a refusal names. */
+export type BodyPath<D extends AnyResourceDef> = NoInfer<
+  BodyPathOf<NonNullable<D['createSchema']>> | BodyPathOf<NonNullable<D['updateSchema']>>
+>;
 
 /** What a create or an update body of `D` is once its schema has parsed it. */
 export type InputOf<D extends AnyResourceDef> =
@@ -172,26 +180,35 @@ export interface ServerResourceSpec<D extends AnyResourceDef, P = unknown> exten
    * are then selected by equality. A trigram index over such a column lists most rows for every
    * trigram and makes each search slow.
    */
-  fewValues?: string[];
+  fewValues?: readonly RecordPath<D>[];
   /** Create and update take multipart bodies (a file beside bracket-keyed fields). */
   multipart?: boolean;
-  /** Dotted paths into the shape that the keyword matches. */
-  search: string[];
+  /** Dotted paths into the record that the keyword matches: a misspelt one does not compile. */
+  search: readonly RecordPath<D>[];
   dependents?: Dependent[];
-  /** Messages for the table's unique indexes, by index name (checked against the schema in tests). */
-  unique?: { constraint: string; field: string; message: string }[];
+  /**
+   * Messages for the table's unique indexes, by index name (checked against the schema in tests),
+   * each given as the error of the body field it concerns.
+   */
+  unique?: readonly { constraint: string; field: BodyPath<D>; message: string }[];
   /** Conditions for the parents of `def.listedBy` whose code is not a column of this table. */
   parentConditions?: Partial<Record<ResourceKey, ParentCondition>>;
   getters?: AltGetter[];
   listFlags?: ListFlag[];
 }
 
-/** A server definition with everything derived: what the engine runs. */
+/**
+ * A server definition with everything derived: what the engine runs. Its paths were checked
+ * against the definition's schemas where it was written; the engine reads them as text.
+ */
 export interface ServerResource<D extends AnyResourceDef = AnyResourceDef, P = unknown>
   extends Omit<
     ServerResourceSpec<D, P>,
-    'shape' | 'moreShape' | 'references' | 'hidden' | 'parentConditions'
+    'shape' | 'moreShape' | 'references' | 'hidden' | 'parentConditions' | 'search' | 'fewValues' | 'unique'
   > {
+  search: readonly string[];
+  fewValues?: readonly string[];
+  unique?: readonly { constraint: string; field: string; message: string }[];
   idColumn: AnyPgColumn;
   codeColumn: AnyPgColumn;
   updatedAtColumn?: AnyPgColumn;

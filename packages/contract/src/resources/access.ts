@@ -58,12 +58,6 @@ export const auditRecordSchema = z.strictObject({
   createdAt: timestamp,
 });
 
-export type PermissionRef = z.output<typeof permissionRefSchema>;
-export type PermissionRecord = z.output<typeof permissionRecordSchema>;
-export type RoleRecord = z.output<typeof roleRecordSchema>;
-export type UserRecord = z.output<typeof userRecordSchema>;
-export type AuditRecord = z.output<typeof auditRecordSchema>;
-
 export const permissionResource = defineResource({
   key: 'permission',
   recordSchema: permissionRecordSchema,

@@ -1,23 +1,21 @@
 import { z } from 'zod';
-import { ALL_PERMISSION_NAMES, type CrudModuleKey, type PermissionName } from '../permissions.ts';
+import { ALL_PERMISSION_NAMES, type PermissionName, type ResourceKey } from '../permissions.ts';
 import type { ListFilterDef } from '../query.ts';
-
-/** Every registry module: the catalogue's CRUD modules, and the two read-only logs. */
-export type ResourceKey = CrudModuleKey | 'permission' | 'audit';
+import type { BodyPathOf, RecordPathOf, TextFieldOf } from './paths.ts';
 
 export type ColumnFormat = 'text' | 'datetime' | 'date' | 'count';
 
 /** A list-table column: `path` is a dotted path into the record, `sortField` what the server sorts by. */
-export interface ColumnDef {
-  path: string;
+export interface ColumnDef<P extends string = string> {
+  path: P;
   label: string;
   sortField?: string;
   format?: ColumnFormat;
 }
 
 /** A column as a definition states it: a sortable column sorts by its own path. */
-export interface ColumnSpec {
-  path: string;
+export interface ColumnSpec<P extends string = string> {
+  path: P;
   label: string;
   sortable?: boolean;
   format?: ColumnFormat;
@@ -61,6 +59,25 @@ export interface FormFieldDef {
   /** Access-management fields: nobody gives what they do not hold (the server enforces it). */
   delegation?: FieldDelegation;
 }
+
+/**
+ * A form field as a definition writes it out: `name` is a key of the create or update body (or,
+ * on a read-only module's view, of the record), `valuePath` and `labelPath` paths into the record.
+ */
+interface FormFieldSpec<N extends string, P extends string>
+  extends Omit<FormFieldDef, 'name' | 'valuePath' | 'labelPath'> {
+  name: N;
+  valuePath?: P;
+  labelPath?: P;
+}
+
+declare const derivedField: unique symbol;
+
+/**
+ * A form field made from another definition by convention (`selectField`): its names are that
+ * definition's own, so they are not checked again where it is used.
+ */
+export type DerivedFieldDef = FormFieldDef & { readonly [derivedField]: true };
 
 /** How a form narrows a field to what the signed-in user may give. */
 export interface FieldDelegation {
@@ -220,9 +237,17 @@ function catalogued(name: string): PermissionName {
   return name as PermissionName;
 }
 
+/** The paths a definition may name in its record (`R`), and the keys of its bodies (`C`, `U`). */
+type RecordPath<R extends z.ZodType> = NoInfer<RecordPathOf<R>>;
+type FieldName<C extends z.ZodType, U extends z.ZodType, R extends z.ZodType> = NoInfer<
+  BodyPathOf<C> | BodyPathOf<U> | RecordPathOf<R>
+>;
+
 /**
  * What a definition states; everything else follows from `key`, `label` and `plural` by the
- * console's naming conventions, and is written out only where the product differs.
+ * console's naming conventions, and is written out only where the product differs. The fields it
+ * names are typed by its schemas: a column, sort field, filter, export column or form field that
+ * its record or bodies do not have fails to compile.
  */
 export interface ResourceSpec<C extends z.ZodType, U extends z.ZodType, R extends z.ZodType> {
   key: ResourceKey;
@@ -231,7 +256,7 @@ export interface ResourceSpec<C extends z.ZodType, U extends z.ZodType, R extend
   moduleTitle?: string;
   /** Default: the key in capitals and a dash (`GENDER-`). */
   prefix?: string;
-  nameField: string;
+  nameField: NoInfer<TextFieldOf<z.output<R>>>;
   /** Write actions besides viewing; default all three. Their permissions and endpoints follow. */
   actions?: readonly WriteAction[];
   /** Endpoint names that break the convention (the user module keeps its historical ones). */
@@ -241,16 +266,16 @@ export interface ResourceSpec<C extends z.ZodType, U extends z.ZodType, R extend
   createSchema?: C;
   updateSchema?: U;
   recordSchema: R;
-  columns: readonly ColumnSpec[];
+  columns: readonly ColumnSpec<RecordPath<R>>[];
   /** Sortable fields the table does not show as columns. */
-  moreSortFields?: readonly string[];
-  formFields: readonly FormFieldDef[];
+  moreSortFields?: readonly RecordPath<R>[];
+  formFields: readonly (FormFieldSpec<FieldName<C, U, R>, RecordPath<R>> | DerivedFieldDef)[];
   /** Parents that list this resource; `screen: false` for an API-only list. */
   listedBy?: ReadonlyArray<ResourceKey | { parent: ResourceKey; screen: false }>;
   defaultBack?: string;
-  filters?: readonly ListFilterDef[];
+  filters?: readonly ListFilterDef<RecordPath<R>>[];
   /** Offer `Export{Plural}` with these columns (objects are written as JSON). */
-  exportColumns?: readonly ColumnDef[];
+  exportColumns?: readonly ColumnDef<RecordPath<R>>[];
   messages?: Partial<ResourceMessages>;
 }
 
@@ -332,8 +357,8 @@ export function cascadeFrom(
  * field, and a record holds the choice as a reference named after the source (`country.countryCode`,
  * `country.name`).
  */
-export function selectField(source: ResourceDef, more: Partial<FormFieldDef> = {}): FormFieldDef {
-  return {
+export function selectField(source: ResourceDef, more: Partial<FormFieldDef> = {}): DerivedFieldDef {
+  const field: FormFieldDef = {
     name: source.code,
     label: source.label,
     kind: 'select',
@@ -342,9 +367,11 @@ export function selectField(source: ResourceDef, more: Partial<FormFieldDef> = {
     labelPath: `${source.key}.${source.nameField}`,
     ...more,
   };
+  // The mark is for the type checker alone: these names come from `source`, checked where it is defined.
+  return field as DerivedFieldDef;
 }
 
-export const TIMESTAMP_COLUMNS: readonly ColumnSpec[] = [
+export const TIMESTAMP_COLUMNS: readonly ColumnSpec<'createdAt' | 'updatedAt'>[] = [
   { path: 'createdAt', label: 'Created At', sortable: true, format: 'datetime' },
   { path: 'updatedAt', label: 'Updated At', sortable: true, format: 'datetime' },
 ];

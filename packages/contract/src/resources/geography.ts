@@ -30,10 +30,6 @@ export const cityRecordSchema = z.strictObject({
   ...versioned,
 });
 
-export type CountryRecord = z.output<typeof countryRecordSchema>;
-export type StateRecord = z.output<typeof stateRecordSchema>;
-export type CityRecord = z.output<typeof cityRecordSchema>;
-
 const letters = (label: string, n: number) =>
   z
     .string({ error: `${label} is required` })

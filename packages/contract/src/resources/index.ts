@@ -1,6 +1,7 @@
 import type { z } from 'zod';
+import type { ResourceKey } from '../permissions.ts';
 import { auditResource, permissionResource, roleResource, userResource } from './access.ts';
-import type { FormFieldDef, ResourceDef, ResourceKey, SubListDef } from './define.ts';
+import type { FormFieldDef, ResourceDef, SubListDef } from './define.ts';
 import { cityResource, countryResource, stateResource } from './geography.ts';
 import { employeeResource, profileResource } from './people.ts';
 import { departmentResource, genderResource, skillResource } from './reference.ts';
@@ -8,6 +9,7 @@ import { departmentResource, genderResource, skillResource } from './reference.t
 export * from './access.ts';
 export * from './define.ts';
 export * from './geography.ts';
+export type { BodyPathOf, RecordPathOf } from './paths.ts';
 export * from './people.ts';
 export * from './reference.ts';
 

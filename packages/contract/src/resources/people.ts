@@ -59,7 +59,6 @@ export const profileRecordSchema = z.strictObject({
   ...versioned,
 });
 
-export type EmployeeRecord = z.output<typeof employeeRecordSchema>;
 export type ProfileRecord = z.output<typeof profileRecordSchema>;
 
 const employeeFields = {

@@ -14,10 +14,6 @@ export const skillRecordSchema = z.strictObject({
   ...versioned,
 });
 
-export type GenderRecord = z.output<typeof genderRecordSchema>;
-export type DepartmentRecord = z.output<typeof departmentRecordSchema>;
-export type SkillRecord = z.output<typeof skillRecordSchema>;
-
 export const genderCreateSchema = z.object({ genderName: requiredText('Gender name', 100) });
 export const genderUpdateSchema = genderCreateSchema.extend({ genderCode: codeRef('Gender code') });
 
