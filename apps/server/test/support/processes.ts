@@ -35,7 +35,8 @@ export const freePort = () =>
   });
 
 export async function untilReady(url: string, server: ChildProcess): Promise<Response> {
-  const deadline = Date.now() + 90_000;
+  // A first embedded start migrates a new database; on a loaded 2-core machine that took over 90 s.
+  const deadline = Date.now() + 240_000;
   while (Date.now() < deadline && server.exitCode === null) {
     try {
       const res = await fetch(`${url}/api/health/ready`);
