@@ -35,14 +35,19 @@ export function useRecordQuery<D extends ResourceDef>(def: D, code: string) {
  * One page of a module's list, or of a parent's sub-list, which is asked by POST with the
  * parent's code. The page on screen stays while the next one loads.
  */
-export function useListQuery(def: ResourceDef, query: TableQuery, subList?: SubListContext, parentCode = '') {
+export function useListQuery<D extends ResourceDef>(
+  def: D,
+  query: TableQuery,
+  subList?: SubListContext,
+  parentCode = '',
+) {
   const endpoint = subList ? subList.sub.endpoint : def.endpoints.list;
   return useQuery({
     queryKey: queryKeys.registry.list(def.key, endpoint, parentCode, query),
     queryFn: () =>
       subList
-        ? api.post<RegistryRecord[]>(endpoint, { [subList.sub.param]: parentCode }, listParams(query))
-        : api.get<RegistryRecord[]>(endpoint, listParams(query)),
+        ? api.post<RecordOf<D>[]>(endpoint, { [subList.sub.param]: parentCode }, listParams(query))
+        : api.get<RecordOf<D>[]>(endpoint, listParams(query)),
     placeholderData: keepPreviousData,
   });
 }

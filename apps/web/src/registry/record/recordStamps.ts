@@ -1,6 +1,5 @@
-import type { ColumnDef } from '@wfc/contract';
+import type { ColumnDef, RegistryRecordOf } from '@wfc/contract';
 import { formatCell } from '../format';
-import { readPath } from '../paths';
 import type { RegistryRecord } from '../queries';
 
 /** One line of a record's details: when it was created or last updated, and by whom if known. */
@@ -15,10 +14,8 @@ const CREATED: ColumnDef = { path: 'createdAt', label: 'Created', format: 'datet
 const UPDATED: ColumnDef = { path: 'updatedAt', label: 'Updated', format: 'datetime' };
 
 /** Who acted in an audit entry, if it names anyone. */
-export function actorOf(entry: RegistryRecord | undefined): string | undefined {
-  const name = readPath(entry, 'user.username');
-  return typeof name === 'string' && name ? name : undefined;
-}
+export const actorOf = (entry: Pick<RegistryRecordOf<'audit'>, 'user'> | undefined): string | undefined =>
+  entry?.user?.username || undefined;
 
 /**
  * A record's created and updated stamps, formatted as the lists format their times. A record never
