@@ -1,4 +1,10 @@
-import { ALL_PERMISSION_NAMES, type FormFieldDef, RESOURCES, type ResourceDef } from '@wfc/contract';
+import {
+  ALL_PERMISSION_NAMES,
+  type FormFieldDef,
+  permissionResource,
+  RESOURCES,
+  type ResourceDef,
+} from '@wfc/contract';
 import { readPath } from '../paths';
 import type { RegistryRecord } from '../queries';
 
@@ -38,9 +44,12 @@ export function groupPermissions(names: readonly string[]): PermissionGroup[] {
   return [...groups].map(([module, grouped]) => ({ module, names: grouped }));
 }
 
-/** The field of a definition's form that holds permissions (a role's), if it has one. */
+/**
+ * The field of a definition's form whose options are permissions (a role's), if it has one: its
+ * view lists what the record holds, grouped by module.
+ */
 export const permissionsField = (def: ResourceDef): FormFieldDef | undefined =>
-  def.formFields.find((f) => f.kind === 'multiselect' && f.source === 'permission');
+  def.formFields.find((f) => f.kind === 'multiselect' && f.source === permissionResource.key);
 
 /** The permission names a record holds through that field. */
 export function heldPermissionNames(field: FormFieldDef, record: RegistryRecord): string[] {
