@@ -22,6 +22,7 @@ import { errorMessage } from '../api/client';
 import { failureOf } from '../api/retry';
 import { useAuth } from '../auth/auth';
 import { softShadow } from '../theme';
+import { formatDateTime } from '../ui/dates';
 import { notify } from '../ui/notify';
 import { PageHeading } from '../ui/PageHeading';
 import { RequestError } from '../ui/RequestError';
@@ -36,8 +37,6 @@ import {
 } from './api';
 import { describeUserAgent } from './describeSession';
 import { CodeInput, formError, PasswordInput, serverFieldError } from './fields';
-
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 function Section({
   icon,
@@ -265,8 +264,8 @@ function SessionRow({ session }: { session: MySessionRecord }) {
           {session.current && <Chip size="small" color="success" label="This session" />}
         </Box>
         <Typography variant="body2" color="text.secondary">
-          {session.ipAddress ?? 'Unknown address'} · signed in {dateTime.format(new Date(session.createdAt))}{' '}
-          · last active {dateTime.format(new Date(session.lastSeenAt))}
+          {session.ipAddress ?? 'Unknown address'} · signed in {formatDateTime(session.createdAt)} · last
+          active {formatDateTime(session.lastSeenAt)}
         </Typography>
       </Box>
       {!session.current && (

@@ -1,9 +1,6 @@
 import type { ColumnDef, ResourceDef } from '@wfc/contract';
+import { formatDate, formatDateTime } from '../ui/dates';
 import { readPath } from './paths';
-
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-// Calendar dates (YYYY-MM-DD) carry no time zone: formatting them in UTC keeps the day unchanged.
-const calendarDate = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
 
 export const EMPTY_CELL = '—';
 
@@ -11,11 +8,8 @@ export function formatCell(record: unknown, column: ColumnDef): string {
   const value = readPath(record, column.path);
   if (column.format === 'count') return String(Array.isArray(value) ? value.length : 0);
   if (value === null || value === undefined || value === '') return EMPTY_CELL;
-  if (column.format === 'datetime' || column.format === 'date') {
-    const d = new Date(column.format === 'date' ? `${String(value)}T00:00:00Z` : String(value));
-    if (Number.isNaN(d.getTime())) return String(value);
-    return (column.format === 'date' ? calendarDate : dateTime).format(d);
-  }
+  if (column.format === 'date') return formatDate(String(value));
+  if (column.format === 'datetime') return formatDateTime(String(value));
   return String(value);
 }
 

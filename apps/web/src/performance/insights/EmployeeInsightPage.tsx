@@ -5,6 +5,7 @@ import { PERFORMANCE_INSIGHT_MESSAGES, type PerformanceTrend } from '@wfc/contra
 import { useMemo } from 'react';
 import { useLocation, useParams, useSearchParams } from 'react-router';
 import { failureOf } from '../../api/retry';
+import { formatDate, formatMonth } from '../../ui/dates';
 import { RequestError } from '../../ui/RequestError';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { PanelsSkeleton } from '../../ui/Skeletons';
@@ -15,7 +16,7 @@ import { ChartPanel } from './ChartPanel';
 import { DataTable } from './DataTable';
 import { useSeriesColours } from './palette';
 import { RangeControls } from './RangeControls';
-import { dayLabel, monthLabel, readRange } from './ranges';
+import { readRange } from './ranges';
 
 const SCORE_AXIS = { min: 0, max: 10 } as const;
 
@@ -47,7 +48,7 @@ function TrendCharts({ trend }: { trend: PerformanceTrend }) {
               {
                 scaleType: 'utc',
                 data: series.dates,
-                valueFormatter: (d: Date) => dayLabel(d.toISOString().slice(0, 10)),
+                valueFormatter: (d: Date) => formatDate(d.toISOString().slice(0, 10)),
               },
             ]}
             yAxis={[SCORE_AXIS]}
@@ -74,12 +75,12 @@ function TrendCharts({ trend }: { trend: PerformanceTrend }) {
             <DataTable
               caption="Monthly averages"
               head={['Month', 'Monthly average']}
-              rows={trend.months.map((m) => [monthLabel(m.month), m.average])}
+              rows={trend.months.map((m) => [formatMonth(m.month), m.average])}
             />
             <DataTable
               caption="Daily averages"
               head={['Date', 'Daily average']}
-              rows={trend.days.map((d) => [dayLabel(d.date), d.daily])}
+              rows={trend.days.map((d) => [formatDate(d.date), d.daily])}
               maxHeight={260}
             />
           </Box>
@@ -158,7 +159,7 @@ export default function EmployeeInsightPage() {
     <Box>
       <ScreenHeader
         title={employee.name}
-        subtitle={`${employee.employeeId} · ${employee.department.name} · ${dayLabel(data.from)} to ${dayLabel(data.to)}`}
+        subtitle={`${employee.employeeId} · ${employee.department.name} · ${formatDate(data.from)} to ${formatDate(data.to)}`}
         back={back.to}
         backState={back.state}
       />

@@ -6,6 +6,7 @@ import { PERFORMANCE_INSIGHT_MESSAGES, type PerformanceOverview } from '@wfc/con
 import { useEffect, useMemo, useState } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { failureOf } from '../../api/retry';
+import { formatDate } from '../../ui/dates';
 import { RequestError } from '../../ui/RequestError';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { PanelsSkeleton } from '../../ui/Skeletons';
@@ -16,7 +17,6 @@ import { useOverview } from './api';
 import { ChartPanel } from './ChartPanel';
 import { DataTable } from './DataTable';
 import { useSeriesColours } from './palette';
-import { dayLabel } from './ranges';
 
 const SCORE_AXIS = { min: 0, max: 10 } as const;
 
@@ -152,7 +152,7 @@ export default function OverviewPage() {
     <Box>
       <ScreenHeader
         title="Performance Overview"
-        subtitle={`Averages for ${dayLabel(date)}: the month and the year up to this date`}
+        subtitle={`Averages for ${formatDate(date)}: the month and the year up to this date`}
         back="/performance-snapshot"
         actions={
           <Button component={RouterLink} to="/performance-snapshot" variant="outlined">

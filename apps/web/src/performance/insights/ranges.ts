@@ -43,18 +43,3 @@ export function customRangeError(from: string, to: string, today: string): strin
   const range = trendRange({ from, to }, today);
   return 'message' in range ? range.message : undefined;
 }
-
-/** Pure: a month key ('2024-01') as a reader says it ('Jan 2024'). */
-export const monthLabel = (month: string) =>
-  new Intl.DateTimeFormat('en-GB', { month: 'short', year: 'numeric', timeZone: 'UTC' }).format(
-    new Date(`${month}-01T12:00:00Z`),
-  );
-
-/** Pure: a date ('2024-01-05') as a reader says it ('5 Jan 2024'). */
-export const dayLabel = (date: string) =>
-  new Intl.DateTimeFormat('en-GB', {
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    timeZone: 'UTC',
-  }).format(new Date(`${date}T12:00:00Z`));

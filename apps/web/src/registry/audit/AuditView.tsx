@@ -15,8 +15,9 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { RESOURCE_BY_KEY, RESOURCES, type ResourceDef } from '@wfc/contract';
+import { formatDateTime } from '../../ui/dates';
 import { ScreenHeader } from '../../ui/ScreenHeader';
-import { EMPTY_CELL, formatCell } from '../format';
+import { EMPTY_CELL } from '../format';
 import { DEFAULT_TABLE_QUERY } from '../list/listQuery';
 import { historyPath, useNavigateWithBack, viewPath } from '../paths';
 import { useListQuery } from '../queries';
@@ -49,7 +50,8 @@ function AuditEntry({ def, mode, record: entry, back }: RecordFormProps<typeof A
     ['Action', entry?.action ?? ''],
     ['Module', entry?.collection ?? ''],
     ['User', entry?.user?.username ?? ''],
-    ['Created At', formatCell(entry, { path: 'createdAt', label: 'Created At', format: 'datetime' })],
+    // The zone is named: an auditor compares this time with logs kept elsewhere.
+    ['Created At', entry?.createdAt ? formatDateTime(entry.createdAt, { withZone: true }) : ''],
     ['Record', recordCode],
   ];
   return (

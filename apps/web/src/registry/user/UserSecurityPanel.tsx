@@ -10,11 +10,10 @@ import { Link as RouterLink } from 'react-router';
 import { api, errorMessage } from '../../api/client';
 import { failureOf } from '../../api/retry';
 import { useAuth, useCan } from '../../auth/auth';
+import { formatDateTime } from '../../ui/dates';
 import { notify } from '../../ui/notify';
 import { RequestError } from '../../ui/RequestError';
 import type { ViewPanelProps } from '../resourceExtension';
-
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /**
  * On a user's view screen, for a user manager (UPDATE_USER): where the user is signed in, signing
@@ -85,7 +84,7 @@ export function UserSecurityPanel({ code: userCode }: ViewPanelProps) {
         {(sessions.data ?? []).map((s) => (
           <Box component="li" key={s.sessionCode} sx={{ py: 1, borderTop: 1, borderColor: 'divider' }}>
             <Typography variant="body2">
-              {s.ipAddress ?? 'Unknown address'} · last active {dateTime.format(new Date(s.lastSeenAt))}{' '}
+              {s.ipAddress ?? 'Unknown address'} · last active {formatDateTime(s.lastSeenAt)}{' '}
               {s.current && <Chip size="small" label="Your session" sx={{ ml: 1 }} />}
             </Typography>
             <Typography variant="caption" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>

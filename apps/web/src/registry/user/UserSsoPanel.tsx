@@ -16,11 +16,10 @@ import { type FormEvent, useState } from 'react';
 import { ApiError, api, errorMessage } from '../../api/client';
 import { failureOf } from '../../api/retry';
 import { useAuth } from '../../auth/auth';
+import { formatDateTime } from '../../ui/dates';
 import { notify } from '../../ui/notify';
 import { RequestError } from '../../ui/RequestError';
 import type { ViewPanelProps } from '../resourceExtension';
-
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 const LINKING_LABELS: Record<SsoLinking, string> = {
   role: 'By role (not for access managers)',
@@ -53,8 +52,8 @@ function IdentityRow({
           {identity.providerUsername ?? 'Not used yet'} · subject {identity.subject}
         </Typography>
         <Typography variant="caption" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-          {identity.issuer} · linked {dateTime.format(new Date(identity.linkedAt))}
-          {identity.lastUsedAt && ` · last used ${dateTime.format(new Date(identity.lastUsedAt))}`}
+          {identity.issuer} · linked {formatDateTime(identity.linkedAt)}
+          {identity.lastUsedAt && ` · last used ${formatDateTime(identity.lastUsedAt)}`}
         </Typography>
       </Box>
       <Button size="small" color="error" variant="outlined" disabled={busy} onClick={onRemove}>
