@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
+import { rowsOf } from '../db/rows.ts';
 import { loginThrottle } from '../db/schema/index.ts';
 
 export interface ThrottlePolicy {
@@ -77,7 +78,9 @@ export async function beginAttempt(
   const limit = sql.raw('excluded.max_attempts');
   const firstBlock = (max: SQL) => sql`case when 1 >= ${max} then now() + ${delay(sql`1`, max)} end`;
   // Rows are locked in key order ("C": the same on every server), as in `giveBack`: no deadlock.
-  const rows = (await db.execute(sql`
+  const rows = await rowsOf<{ key: string; refused: boolean; wait: number | null }>(
+    db,
+    sql`
     insert into ${t} (key, max_attempts, attempts, refused, last_attempt_at, blocked_until)
     select v.key, v.max_attempts, 1, false, now(), ${firstBlock(sql.raw('v.max_attempts'))}
     from (values (${keys.accountAtAddress}::text, ${policy.maxPerUser}::int),
@@ -97,11 +100,10 @@ export async function beginAttempt(
         when ${t.attempts} + 1 >= ${limit} then now() + ${delay(sql`${t.attempts} + 1`, limit)}
         else ${t.blockedUntil} end,
       last_attempt_at = now()
-    returning key, refused, ceil(extract(epoch from blocked_until - now()))::int as wait`)) as unknown as {
-    rows: { key: string; refused: boolean; wait: number | null }[];
-  };
-  const refused = rows.rows.filter((r) => r.refused);
-  const counted = rows.rows.filter((r) => !r.refused).map((r) => r.key);
+    returning key, refused, ceil(extract(epoch from blocked_until - now()))::int as wait`,
+  );
+  const refused = rows.filter((r) => r.refused);
+  const counted = rows.filter((r) => !r.refused).map((r) => r.key);
   if (refused.length === 0) return { keys, counted, retryAfter: 0 };
   // Refused unchecked: it must not use up the allowance of the keys that did let it through.
   await giveBack(db, counted);

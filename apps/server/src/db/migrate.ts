@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { sql } from 'drizzle-orm';
 import { MIGRATIONS_DIR } from '../paths.ts';
 import type { Database, Executor } from './client.ts';
+import { rowsOf } from './rows.ts';
 
 /** Any fixed number: every instance takes the same lock, so migrations run once at a time. */
 const MIGRATION_LOCK = 727_001;
@@ -28,10 +29,8 @@ export function shippedMigrations(): Promise<readonly string[]> {
  * The shipped migrations a database has not applied; it throws (42P01) when it was never migrated.
  */
 export async function pendingMigrations(db: Executor): Promise<string[]> {
-  const done = (await db.execute(sql`select tag from schema_migrations`)) as unknown as {
-    rows: { tag: string }[];
-  };
-  const applied = new Set(done.rows.map((r) => r.tag));
+  const done = await rowsOf<{ tag: string }>(db, sql`select tag from schema_migrations`);
+  const applied = new Set(done.map((r) => r.tag));
   return (await shippedMigrations()).filter((tag) => !applied.has(tag));
 }
 
@@ -60,10 +59,8 @@ export async function migrate(db: Database, options: MigrateOptions = {}): Promi
     await tx.execute(
       sql`create table if not exists schema_migrations (tag text primary key, applied_at timestamptz not null default now())`,
     );
-    const done = (await tx.execute(sql`select tag from schema_migrations`)) as unknown as {
-      rows: { tag: string }[];
-    };
-    const applied = new Set(done.rows.map((r) => r.tag));
+    const done = await rowsOf<{ tag: string }>(tx, sql`select tag from schema_migrations`);
+    const applied = new Set(done.map((r) => r.tag));
     const ran: string[] = [];
     for (const file of files) {
       if (applied.has(file.tag)) continue;

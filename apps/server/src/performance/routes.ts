@@ -20,6 +20,7 @@ import {
 import { getTableName, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Executor } from '../db/client.ts';
+import { rowsOf } from '../db/rows.ts';
 import { employees, performanceMonths, performanceScores, performances, skills } from '../db/schema/index.ts';
 import { badRequest, notFound } from '../http/envelope.ts';
 import { type ApiRoute, allOf, anyOf, defineRoute } from '../http/routes.ts';
@@ -29,7 +30,7 @@ import { type BaseRow, type DateGridQuery, findPerformance, historyRows, withSki
 import { insightRoutes } from './insights/insights.ts';
 import { SAVE_BODY_LIMIT } from './save/batch.ts';
 import { savePerformances } from './save/save.ts';
-import { rowsOf, textSet } from './sql.ts';
+import { textSet } from './sql.ts';
 
 const TAG = 'Performances';
 const canView = anyOf('VIEW_PERFORMANCES');

@@ -1,32 +1,4 @@
-import { createHash } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
-import type { Executor } from '../db/client.ts';
-
-/** Both drivers answer `execute` with `{ rows }`; the queries cast every value to a JSON-friendly type. */
-export async function rowsOf<T>(db: Executor, query: SQL): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown as { rows: T[] };
-  return result.rows;
-}
-
-const dialect = new PgDialect();
-
-/**
- * As `rowsOf`, as a named prepared statement: each connection to a PostgreSQL server parses and
- * plans it once, then runs it with new values. For the insight statements, which are long and read
- * little, parsing and planning cost PostgreSQL three times what running them does (pgbench on the
- * same statement: 431 runs a second sent as text, 1,760 prepared). The name is a digest of the
- * text, so each of a statement's shapes (a range's cover varies its parts) is its own statement;
- * the values stay parameters. The embedded database has one connection and ignores the name.
- */
-export async function preparedRowsOf<T>(db: Executor, query: SQL): Promise<T[]> {
-  const built = dialect.sqlToQuery(query);
-  const name = `wfc_${createHash('sha1').update(built.sql).digest('hex').slice(0, 20)}`;
-  const result = (await db._.session.prepareQuery(built, undefined, name, false).execute()) as unknown as {
-    rows: T[];
-  };
-  return result.rows;
-}
 
 /**
  * A whole list as one parameter: the statement stays the same size whatever the volume and never

@@ -17,6 +17,7 @@ import { recordAudit } from '../audit/recorder.ts';
 import type { Executor } from '../db/client.ts';
 import { newCode } from '../db/codes.ts';
 import { escapeLike } from '../db/like.ts';
+import { exists, firstRow, rowsOf } from '../db/rows.ts';
 import { csvFile } from '../http/csv.ts';
 import { badRequest, conflict, notFound, staleWrite } from '../http/envelope.ts';
 import { registerUniqueMessage } from '../http/errors.ts';
@@ -161,10 +162,10 @@ interface Matches {
 }
 
 async function countMatches(db: Executor, res: ServerResource, input: MatchesInput): Promise<Matches> {
-  const result = (await db.execute(matchesStatement(res, input))) as unknown as {
-    rows: { n: number | string; ids: readonly (number | string)[] | null }[];
-  };
-  const row = result.rows[0];
+  const row = await firstRow<{ n: number | string; ids: readonly (number | string)[] | null }>(
+    db,
+    matchesStatement(res, input),
+  );
   const total = Number(row?.n ?? 0);
   return row?.ids ? { total, ids: row.ids.map(Number) } : { total };
 }
@@ -184,10 +185,11 @@ export async function referencedCodes(db: Executor, res: ServerResource, keyword
     referencesOfSearch.set(res, refs);
   }
   if (refs.length === 0) return undefined;
-  const result = (await db.execute(
-    referencedCodesStatement(refs, `%${escapeLike(keyword)}%`),
-  )) as unknown as { rows: Record<string, readonly string[] | null>[] };
-  const row = result.rows[0] ?? {};
+  const row =
+    (await firstRow<Record<string, readonly string[] | null>>(
+      db,
+      referencedCodesStatement(refs, `%${escapeLike(keyword)}%`),
+    )) ?? {};
   return new Map(refs.map((r, i) => [r.path, row[`r${i}`] ?? null]));
 }
 
@@ -199,18 +201,19 @@ export async function matchingValues(db: Executor, res: ServerResource, keyword:
   const matching = new Map<string, string[]>();
   for (const path of res.fewValues ?? []) {
     const col = shapeColumn(res.shape, path) as PgColumn;
-    const rows = (await db.execute(sql`
+    const rows = await rowsOf<{ value: string }>(
+      db,
+      sql`
       with recursive v(value) as (
         select min(${col}) from ${res.table}
         union all
         select (select min(${col}) from ${res.table} where ${col} > v.value) from v where v.value is not null
       )
-      select value from v where value ilike ${`%${escapeLike(keyword)}%`}`)) as unknown as {
-      rows: { value: string }[];
-    };
+      select value from v where value ilike ${`%${escapeLike(keyword)}%`}`,
+    );
     matching.set(
       path,
-      rows.rows.map((r) => r.value),
+      rows.map((r) => r.value),
     );
   }
   return matching;
@@ -390,12 +393,8 @@ async function checkRefs(res: ServerResource, tx: Executor, input: object) {
   for (const ref of res.refs) {
     const value = fields.get(ref.field);
     if (typeof value !== 'string' || value === '') continue;
-    const [hit] = await tx
-      .select({ one: sql`1` })
-      .from(ref.column.table)
-      .where(eq(ref.column, value))
-      .limit(1);
-    if (!hit) errors.push({ field: ref.field, message: `${ref.label} not found` });
+    const found = await exists(tx, sql`select from ${ref.column.table} where ${eq(ref.column, value)}`);
+    if (!found) errors.push({ field: ref.field, message: `${ref.label} not found` });
   }
   if (errors.length) throw badRequest('Invalid input', errors);
 }
@@ -672,12 +671,11 @@ export function resourceRoutes<D extends AnyResourceDef>(
         sortFields: def.sortFields,
         async handler(ctx) {
           const parentCode = ctx.body;
-          const [hit] = await ctx.services.db
-            .select({ one: sql`1` })
-            .from(parent.column.table)
-            .where(eq(parent.column, parentCode))
-            .limit(1);
-          if (!hit) throw notFound(parent.notFound);
+          const found = await exists(
+            ctx.services.db,
+            sql`select from ${parent.column.table} where ${eq(parent.column, parentCode)}`,
+          );
+          if (!found) throw notFound(parent.notFound);
           return listRecords(res, ctx, {
             where: sub.where(parentCode),
             key: { endpoint: sub.endpoint, code: parentCode },

@@ -2,6 +2,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Executor } from '../db/client.ts';
 import { CODE_ALPHABET } from '../db/codes.ts';
+import { firstRow } from '../db/rows.ts';
 
 const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
@@ -13,11 +14,8 @@ const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/
 export const codeSql = (prefix: string): SQL =>
   sql`${prefix}::text || translate(substr(encode(uuid_send(gen_random_uuid()), 'base64'), 1, 16), ${BASE64}::text, ${CODE_ALPHABET + CODE_ALPHABET}::text)`;
 
-/** Rows of a `execute` result, whichever driver (node-postgres or PGlite) produced it. */
-export async function rows<T>(db: Executor, query: SQL): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown as { rows: T[] };
-  return result.rows;
-}
+/** The loaders and their tests call `rowsOf` by this shorter name. */
+export { rowsOf as rows } from '../db/rows.ts';
 
 /**
  * Rows of a JSON array as a relation, so that one statement inserts a whole list: a single
@@ -27,7 +25,7 @@ export const jsonRecords = (records: readonly object[], columns: SQL): SQL =>
   sql`jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as r(${columns})`;
 
 export async function countOf(db: Executor, table: PgTable, where?: SQL): Promise<number> {
-  const [r] = await rows<{ n: string | number }>(
+  const r = await firstRow<{ n: string | number }>(
     db,
     sql`select count(*) as n from ${table}${where ? sql` where ${where}` : sql``}`,
   );

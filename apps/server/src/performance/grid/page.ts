@@ -1,7 +1,7 @@
 import type { PerformanceRow, PerformanceSkillColumn } from '@wfc/contract';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { rowsOf } from '../sql.ts';
+import { rowsOf } from '../../db/rows.ts';
 import {
   assembleRows,
   averagesOf,

@@ -2,8 +2,9 @@ import type { PerformanceRow, PerformanceSkillColumn, PerformanceTotals } from '
 import { type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { escapeLike } from '../../db/like.ts';
+import { rowsOf } from '../../db/rows.ts';
 import { monthStart, previousMonthStart, yearStart } from '../dates.ts';
-import { exactRound2, meanOf, round2, rowsOf, textSet } from '../sql.ts';
+import { exactRound2, meanOf, round2, textSet } from '../sql.ts';
 
 /** One row of the grid before its skills are attached. */
 export interface DayRow {

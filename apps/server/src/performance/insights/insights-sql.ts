@@ -1,8 +1,9 @@
 import type { PerformanceOverview, TrendRange } from '@wfc/contract';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { preparedRowsOf } from '../../db/rows.ts';
 import { type DateSpan, type MonthCover, monthCover, monthSplit, monthStart, yearStart } from '../dates.ts';
-import { dayJson, meanOf, preparedRowsOf } from '../sql.ts';
+import { dayJson, meanOf } from '../sql.ts';
 
 /** A trend as the database writes it: its answer's data as JSON text, and whether the employee exists. */
 export interface TrendText {

@@ -14,6 +14,7 @@ import {
   trendRange,
 } from '@wfc/contract';
 import { getTableName, sql } from 'drizzle-orm';
+import { rowsOf } from '../../db/rows.ts';
 import {
   departments,
   employees,
@@ -34,7 +35,6 @@ import {
 } from '../../db/schema/index.ts';
 import { badRequest, notFound } from '../../http/envelope.ts';
 import { type ApiRoute, anyOf, defineRoute, JsonText } from '../../http/routes.ts';
-import { rowsOf } from '../sql.ts';
 import { type OverviewDocument, overviewDocument, trendText } from './insights-sql.ts';
 
 const TAG = 'Performances';

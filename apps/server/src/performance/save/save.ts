@@ -4,10 +4,11 @@ import { lastChanges } from '../../audit/history.ts';
 import { type AuditActor, type AuditEntry, recordAudits } from '../../audit/recorder.ts';
 import type { Executor } from '../../db/client.ts';
 import { newCode } from '../../db/codes.ts';
+import { rowsOf } from '../../db/rows.ts';
 import { badRequest, staleWrite } from '../../http/envelope.ts';
 import { employeesDay } from '../grid/page.ts';
 import { listScores, listSkills, scoresByRow } from '../grid/read.ts';
-import { jsonParam, rowsOf, textSet } from '../sql.ts';
+import { jsonParam, textSet } from '../sql.ts';
 import {
   type ChangedDay,
   refreshRollups,

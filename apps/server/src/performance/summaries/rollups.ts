@@ -1,7 +1,8 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { rowsOf } from '../../db/rows.ts';
 import { monthStart, yearStart } from '../dates.ts';
-import { dayJson, exactRound2, jsonParam, rowsOf } from '../sql.ts';
+import { dayJson, exactRound2, jsonParam } from '../sql.ts';
 
 /*
  * The averages are read from rollups that every save keeps in step (see db/schema/performance.ts):

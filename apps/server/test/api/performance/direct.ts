@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../../src/db/client.ts';
+import { rowsOf } from '../../../src/db/rows.ts';
 import {
   averagesOf,
   type BaseRow,
@@ -8,7 +9,6 @@ import {
   employeeWhere,
   personOrder,
 } from '../../../src/performance/grid/read.ts';
-import { rowsOf } from '../../../src/performance/sql.ts';
 
 /*
  * The plain computation of a date's rows that the server's reads are checked against: every
