@@ -331,7 +331,7 @@ describe('administrator', () => {
     await page.getByRole('button', { name: 'View', exact: true }).click();
     await heading(page, 'View Audit Log').waitFor();
     const action = page.locator('dt', { hasText: /^Action$/ }).locator('xpath=following-sibling::dd[1]');
-    expect(await action.innerText()).toBe('UPDATE');
+    expect(await action.innerText()).toBe('Updated');
     // The change side by side: a changed field is marked, and its two sides differ.
     const changed = page.getByRole('table', { name: 'Changes' }).locator('tr[data-changed]');
     expect(await changed.count()).toBeGreaterThan(0);
@@ -342,7 +342,7 @@ describe('administrator', () => {
     expect(before).not.toBe(after);
     // The record's history: the audit log filtered to it, this entry among them.
     const code = await page
-      .locator('dt', { hasText: /^Record$/ })
+      .locator('dt', { hasText: /^Record code$/ })
       .locator('xpath=following-sibling::dd[1]')
       .innerText();
     await page.getByRole('button', { name: 'History of this record' }).click();

@@ -1,5 +1,6 @@
 import InsightsIcon from '@mui/icons-material/InsightsOutlined';
 import { AuditView } from './audit/AuditView';
+import { auditHeadline } from './audit/auditText';
 import { ProfileForm } from './profile/ProfileForm';
 import { profileChangesSince } from './profile/profileValues';
 import type { ResourceExtensions } from './resourceExtension';
@@ -8,8 +9,8 @@ import { UserSsoPanel } from './user/UserSsoPanel';
 
 /** Every module's difference from what its definition describes, in one place. */
 export const EXTENSIONS = {
-  // The change side by side, and a way to the record it is about.
-  audit: { form: AuditView },
+  // The change side by side, and a way to the record it is about, which also names the entry.
+  audit: { form: AuditView, recordName: auditHeadline },
   // A user manager's view of where the user is signed in, and of their single sign-on.
   user: { viewPanels: { security: UserSecurityPanel, sso: UserSsoPanel } },
   // The picture and the nested address; a delete compares them as the form does.

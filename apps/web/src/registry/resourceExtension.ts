@@ -29,6 +29,11 @@ export interface RecordLink {
 export interface ResourceExtension<R> {
   /** The view, create and update screens, when the definition cannot describe the form. */
   form?: FormScreen;
+  /**
+   * What a record is called in its breadcrumb, where its definition's name field does not say it
+   * (an audit entry is called by what it records, not by its action).
+   */
+  recordName?(row: R): string;
   /** Sections under the record's view, by name, in order. */
   viewPanels?: Readonly<Record<string, ComponentType<ViewPanelProps>>>;
   /** Offered on the record's view after its sub-lists. */

@@ -1,7 +1,16 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { RESOURCE_BY_KEY } from '@wfc/contract';
 import { describe, expect, it } from 'vitest';
 import { auditDiff } from '../../src/registry/audit/auditDiff';
+import {
+  actionLabel,
+  auditHeadline,
+  auditRecordLabel,
+  auditValue,
+  moduleLabel,
+} from '../../src/registry/audit/auditText';
+import { formatDate, formatDateTime } from '../../src/ui/dates';
 import { ok, renderRegistry, resetScreensAfterEach, SCREEN_TEST_TIMEOUT } from './harness';
 import { findLoadedScreen } from './loaded';
 
@@ -20,23 +29,84 @@ const UPDATE = {
 resetScreensAfterEach();
 
 describe('the audit diff', () => {
-  it('lists every field side by side and marks the changed ones', () => {
-    expect(auditDiff(UPDATE.before, UPDATE.after, UPDATE.changes)).toEqual([
-      { field: 'genderCode', before: 'GENDER-1', after: 'GENDER-1', changed: false },
-      { field: 'genderName', before: 'Femal', after: 'Female', changed: true },
-      { field: 'version', before: '1', after: '2', changed: true },
+  it('lists every field side by side, labelled as the module labels it, and marks the changed ones', () => {
+    expect(auditDiff(UPDATE.before, UPDATE.after, UPDATE.changes, RESOURCE_BY_KEY.gender)).toEqual([
+      { path: 'genderCode', field: 'Gender code', before: 'GENDER-1', after: 'GENDER-1', changed: false },
+      { path: 'genderName', field: 'Gender Name', before: 'Femal', after: 'Female', changed: true },
+      { path: 'version', field: 'Version', before: '1', after: '2', changed: true },
     ]);
   });
 
-  it('shows one side for a create or a delete, objects as JSON, and nothing for an event', () => {
-    expect(auditDiff(null, { name: 'X', tags: ['a'] }, null)).toEqual([
-      { field: 'name', before: '', after: 'X', changed: true },
-      { field: 'tags', before: '', after: '["a"]', changed: true },
+  it('shows references by name, groups field by field, and marks nothing in a create or a delete', () => {
+    const employee = {
+      name: 'Quinn Tester',
+      department: { departmentCode: 'DEPT-1', name: 'Sales' },
+      joinDate: '2024-01-05',
+      address: { city: { cityCode: 'CITY-1', name: 'Lyon' }, postalCode: '69001' },
+      tags: ['a', 'b'],
+    };
+    const rows = auditDiff(
+      null,
+      employee,
+      { name: { old: null, new: 'Quinn Tester' } },
+      RESOURCE_BY_KEY.employee,
+    );
+    expect(rows.map((r) => [r.field, r.after, r.changed])).toEqual([
+      ['Name', 'Quinn Tester', false],
+      ['Department', 'Sales', false],
+      ['Join Date', formatDate('2024-01-05'), false],
+      ['Address · City', 'Lyon', false],
+      ['Address · Postal code', '69001', false],
+      ['Tags', 'a, b', false],
     ]);
     expect(auditDiff({ name: 'X' }, null, null)).toEqual([
-      { field: 'name', before: 'X', after: '', changed: true },
+      { path: 'name', field: 'Name', before: 'X', after: '', changed: false },
     ]);
     expect(auditDiff(null, null, null)).toEqual([]);
+  });
+
+  it('marks a field whose change is named under it (a reference changed)', () => {
+    const rows = auditDiff(
+      { department: { departmentCode: 'DEPT-1', name: 'Sales' } },
+      { department: { departmentCode: 'DEPT-2', name: 'Support' } },
+      { 'department.departmentCode': { old: 'DEPT-1', new: 'DEPT-2' } },
+      RESOURCE_BY_KEY.employee,
+    );
+    expect(rows).toEqual([
+      { path: 'department', field: 'Department', before: 'Sales', after: 'Support', changed: true },
+    ]);
+  });
+});
+
+describe('the audit log in words', () => {
+  it('names modules as the Modules screen does and actions as what happened', () => {
+    expect(moduleLabel('employees')).toBe('Employees');
+    expect(moduleLabel('auth')).toBe('Sign-in');
+    expect(moduleLabel('something new')).toBe('something new');
+    expect(actionLabel('CREATE')).toBe('Created');
+    expect(actionLabel('LOGIN_FAILED')).toBe('Sign-in failed');
+  });
+
+  it('names the record by its module and its name as the entry kept it', () => {
+    const entry = {
+      action: 'DELETE',
+      collection: 'employees',
+      recordCode: 'EMP-1',
+      before: { employeeCode: 'EMP-1', name: 'Quinn Tester' },
+      after: null,
+    };
+    expect(auditRecordLabel(entry)).toBe('Employee Quinn Tester');
+    expect(auditHeadline(entry)).toBe('Deleted Employee Quinn Tester');
+    expect(auditRecordLabel({ ...entry, before: null })).toBe('Employee EMP-1');
+    expect(auditHeadline({ action: 'LOGIN', collection: 'auth', recordCode: null })).toBe('Signed in');
+  });
+
+  it('shows values as the screens do', () => {
+    expect(auditValue(true)).toBe('Yes');
+    expect(auditValue('2026-11-27T02:16:44.000Z')).toBe(formatDateTime('2026-11-27T02:16:44.000Z'));
+    expect(auditValue([{ permissionCode: 'P-1', permissionName: 'VIEW_ROLES' }])).toBe('VIEW_ROLES');
+    expect(auditValue({ email: true, sms: false })).toBe('Email: Yes; Sms: No');
+    expect(auditValue(null)).toBe('');
   });
 });
 
@@ -53,7 +123,15 @@ describe('View Audit Log', { timeout: SCREEN_TEST_TIMEOUT }, () => {
     const facts = Object.fromEntries(
       screen.getAllByRole('term').map((dt) => [dt.textContent, dt.nextElementSibling?.textContent]),
     );
-    expect(facts).toMatchObject({ Action: 'UPDATE', Module: 'genders', User: 'admin', Record: 'GENDER-1' });
+    expect(facts).toMatchObject({
+      Action: 'Updated',
+      Module: 'Genders',
+      User: 'admin',
+      Record: 'Gender Female',
+      'Record code': 'GENDER-1',
+    });
+    // Named in the breadcrumb and under the title.
+    expect(screen.getAllByText('Updated Gender Female')).toHaveLength(2);
     const table = screen.getByRole('table', { name: 'Changes' });
     const rows = within(table).getAllByRole('row').slice(1);
     expect(
@@ -63,9 +141,9 @@ describe('View Audit Log', { timeout: SCREEN_TEST_TIMEOUT }, () => {
           .map((c) => c.textContent),
       ),
     ).toEqual([
-      ['genderCode', 'GENDER-1', 'GENDER-1'],
-      ['genderNameChanged', 'Femal', 'Female'],
-      ['versionChanged', '1', '2'],
+      ['Gender code', 'GENDER-1', 'GENDER-1'],
+      ['Gender NameChanged', 'Femal', 'Female'],
+      ['VersionChanged', '1', '2'],
     ]);
     // Whether the record still exists is read from the log: no request that could fail.
     expect(api.lastCallTo('GetAudits')?.query).toMatchObject({

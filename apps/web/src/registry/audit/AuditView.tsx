@@ -14,7 +14,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { RESOURCE_BY_KEY, RESOURCES, type ResourceDef } from '@wfc/contract';
+import { RESOURCE_BY_KEY, type ResourceDef } from '@wfc/contract';
 import { formatDateTime } from '../../ui/dates';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { EMPTY_CELL } from '../format';
@@ -25,6 +25,7 @@ import type { FormMode } from '../record/formValues';
 import { formTitle, type RecordFormProps, RecordScreen } from '../record/RecordScreen';
 import { useRecordPermissions } from '../useRecordPermissions';
 import { auditDiff, type DiffRow } from './auditDiff';
+import { actionLabel, auditHeadline, auditRecordLabel, auditTarget, moduleLabel } from './auditText';
 
 const AUDIT = RESOURCE_BY_KEY.audit;
 
@@ -43,20 +44,28 @@ const changedRow = (theme: Theme) => ({ '& td': { bgcolor: alpha(theme.palette.w
 function AuditEntry({ def, mode, record: entry, back }: RecordFormProps<typeof AUDIT>) {
   // A phone has no room for three columns: each field becomes a block of its own.
   const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
-  const rows = auditDiff(entry?.before, entry?.after, entry?.changes);
-  const target = RESOURCES.find((r) => r.listSegment === entry?.collection);
+  const target = auditTarget(entry?.collection);
+  const rows = auditDiff(entry?.before, entry?.after, entry?.changes, target);
   const recordCode = entry?.recordCode ?? '';
   const facts: [string, string][] = [
-    ['Action', entry?.action ?? ''],
-    ['Module', entry?.collection ?? ''],
+    ['Action', entry ? actionLabel(entry.action) : ''],
+    ['Module', entry ? moduleLabel(entry.collection) : ''],
     ['User', entry?.user?.username ?? ''],
     // The zone is named: an auditor compares this time with logs kept elsewhere.
     ['Created At', entry?.createdAt ? formatDateTime(entry.createdAt, { withZone: true }) : ''],
-    ['Record', recordCode],
+    ['Record', entry ? auditRecordLabel(entry) : ''],
+    ['Record code', recordCode],
   ];
+  // A create has no before and a delete no after: a column of dashes says nothing.
+  const sides = { before: entry?.before != null, after: entry?.after != null };
   return (
     <Box>
-      <ScreenHeader title={formTitle(def, mode)} back={back.to} backState={back.state} />
+      <ScreenHeader
+        title={formTitle(def, mode)}
+        subtitle={entry ? auditHeadline(entry) : undefined}
+        back={back.to}
+        backState={back.state}
+      />
       <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
         <Box
           component="dl"
@@ -86,9 +95,9 @@ function AuditEntry({ def, mode, record: entry, back }: RecordFormProps<typeof A
         {rows.length === 0 ? (
           <Typography color="text.secondary">No record data was kept for this entry.</Typography>
         ) : phone ? (
-          <ChangeList rows={rows} />
+          <ChangeList rows={rows} sides={sides} />
         ) : (
-          <ChangeTable rows={rows} />
+          <ChangeTable rows={rows} sides={sides} />
         )}
       </Paper>
     </Box>
@@ -132,7 +141,7 @@ function RecordState({ def, code }: { def: ResourceDef; code: string }) {
   );
 }
 
-const mono = { fontFamily: 'monospace', overflowWrap: 'anywhere' } as const;
+const wrapping = { overflowWrap: 'anywhere' } as const;
 
 // The label's text keeps the page's own colour: orange text on the tint would fail contrast.
 const ChangedLabel = () => (
@@ -144,21 +153,31 @@ const ChangedLabel = () => (
   />
 );
 
-function ChangeTable({ rows }: { rows: readonly DiffRow[] }) {
+type Sides = Readonly<Record<'before' | 'after', boolean>>;
+
+const SIDE_LABEL = { before: 'Before', after: 'After' } as const;
+
+const shownSides = (sides: Sides) => (['before', 'after'] as const).filter((side) => sides[side]);
+
+function ChangeTable({ rows, sides }: { rows: readonly DiffRow[]; sides: Sides }) {
+  const shown = shownSides(sides);
   return (
     <TableContainer sx={{ overflowX: 'auto' }}>
       <Table size="small" aria-label="Changes">
         <TableHead>
           <TableRow>
             <TableCell sx={{ fontWeight: 600 }}>Field</TableCell>
-            <TableCell sx={{ fontWeight: 600 }}>Before</TableCell>
-            <TableCell sx={{ fontWeight: 600 }}>After</TableCell>
+            {shown.map((side) => (
+              <TableCell key={side} sx={{ fontWeight: 600 }}>
+                {SIDE_LABEL[side]}
+              </TableCell>
+            ))}
           </TableRow>
         </TableHead>
         <TableBody>
           {rows.map((row) => (
             <TableRow
-              key={row.field}
+              key={row.path}
               data-changed={row.changed || undefined}
               sx={row.changed ? changedRow : undefined}
             >
@@ -166,8 +185,11 @@ function ChangeTable({ rows }: { rows: readonly DiffRow[] }) {
                 {row.field}
                 {row.changed && <ChangedLabel />}
               </TableCell>
-              <TableCell sx={{ ...mono, verticalAlign: 'top' }}>{row.before || EMPTY_CELL}</TableCell>
-              <TableCell sx={{ ...mono, verticalAlign: 'top' }}>{row.after || EMPTY_CELL}</TableCell>
+              {shown.map((side) => (
+                <TableCell key={side} sx={{ ...wrapping, verticalAlign: 'top' }}>
+                  {row[side] || EMPTY_CELL}
+                </TableCell>
+              ))}
             </TableRow>
           ))}
         </TableBody>
@@ -176,13 +198,14 @@ function ChangeTable({ rows }: { rows: readonly DiffRow[] }) {
   );
 }
 
-function ChangeList({ rows }: { rows: readonly DiffRow[] }) {
+function ChangeList({ rows, sides }: { rows: readonly DiffRow[]; sides: Sides }) {
+  const shown = shownSides(sides);
   return (
     <Stack component="ul" aria-label="Changes" spacing={1} sx={{ listStyle: 'none', p: 0, m: 0 }}>
       {rows.map((row) => (
         <Box
           component="li"
-          key={row.field}
+          key={row.path}
           data-changed={row.changed || undefined}
           sx={[
             { border: 1, borderColor: 'divider', borderRadius: 1, p: 1.5 },
@@ -193,11 +216,13 @@ function ChangeList({ rows }: { rows: readonly DiffRow[] }) {
             {row.field}
             {row.changed && <ChangedLabel />}
           </Typography>
-          {(['before', 'after'] as const).map((side) => (
-            <Typography key={side} variant="body2" sx={mono}>
-              <Box component="span" sx={{ color: 'text.secondary', fontFamily: 'inherit' }}>
-                {side === 'before' ? 'Before: ' : 'After: '}
-              </Box>
+          {shown.map((side) => (
+            <Typography key={side} variant="body2" sx={wrapping}>
+              {shown.length > 1 && (
+                <Box component="span" sx={{ color: 'text.secondary' }}>
+                  {`${SIDE_LABEL[side]}: `}
+                </Box>
+              )}
               {row[side] || EMPTY_CELL}
             </Typography>
           ))}

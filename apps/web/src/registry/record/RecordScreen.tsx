@@ -55,11 +55,12 @@ function LoadedRecord<D extends ResourceDef>({ def, mode, code, children }: Prop
   const back = useBackTarget(def.defaultBack ?? listPath(def));
   const record = useRecordQuery(def, mode === 'create' ? '' : code);
   const can = useCan();
-  const { viewPanels = {} } = useResourceExtension(def);
+  const { viewPanels = {}, recordName: nameOf } = useResourceExtension(def);
+  const row = record.data?.data;
   const crumbs = recordCrumbs(
     def,
     mode,
-    { code, name: recordName(def, record.data?.data) },
+    { code, name: row && nameOf ? nameOf(row) : recordName(def, row) },
     can(def.permissions.view),
   );
   // A record that fails to load again (deleted meanwhile) gives way to the message, as on first load.
