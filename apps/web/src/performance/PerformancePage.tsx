@@ -17,6 +17,7 @@ import { RequestError } from '../ui/RequestError';
 import { ScreenHeader } from '../ui/ScreenHeader';
 import { TableSkeleton } from '../ui/Skeletons';
 import { LoadingOverlay, TablePager } from '../ui/TablePager';
+import { nextSort } from '../ui/tableState/tableUrl';
 import { useUnsavedChangesGuard } from '../ui/useUnsavedChangesGuard';
 import { EditingBar } from './EditingBar';
 import { FilterForm } from './FilterForm';
@@ -24,7 +25,7 @@ import { firstConflict, unresolvedMessage } from './merge';
 import { useExportCsv, useSavePerformances } from './mutations';
 import { PerformanceActions } from './PerformanceActions';
 import { PerformanceTable } from './PerformanceTable';
-import { type GridQuery, isFutureDate, toggleSort, withDepartment, withFilter } from './query';
+import { type GridQuery, isFutureDate, withDepartment, withFilter } from './query';
 import { StaleAlert } from './StaleAlert';
 import { useCellHandlers } from './useCellHandlers';
 import { useGridDraft } from './useGridDraft';
@@ -193,7 +194,7 @@ export default function PerformancePage() {
           flash={state.flash}
           handlers={handlers}
           heatMap={heatMap && !state.editing}
-          onSort={(field) => setQuery(toggleSort(query, field))}
+          onSort={(field) => setQuery(nextSort(query, field))}
           onResolve={(employeeCode, skillCode, choice) =>
             dispatch({ type: 'resolve', employeeCode, skillCode, choice })
           }

@@ -1,16 +1,20 @@
+import { PERFORMANCE_SORT_FIELDS, type PerformanceSortField } from '@wfc/contract';
 import {
-  type PageQuery,
-  PERFORMANCE_SORT_FIELDS,
-  type PerformanceSortField,
-  ROWS_PER_PAGE_OPTIONS,
-} from '@wfc/contract';
+  pageParams,
+  readPage,
+  type SortRule,
+  searchParams,
+  type TablePage,
+  type TableUrl,
+  tableDefaults,
+  withKeyword,
+} from '../ui/tableState/tableUrl';
 
 /** The grid's query lives in the URL, so a reload or a shared link shows the same date and page. */
-export interface GridQuery extends PageQuery {
+export interface GridQuery extends TablePage<PerformanceSortField> {
   date: string;
   /** '' for every department. */
   departmentCode: string;
-  sortField: PerformanceSortField;
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -25,66 +29,39 @@ export const isIsoDate = (s: string) => {
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 };
 
-/** The grid's defaults: name ascending, 10 rows, page 1, and today when no date is given. */
-export const defaultGridQuery = (today: string): GridQuery => ({
-  date: today,
-  departmentCode: '',
-  keyword: '',
-  sortField: 'name',
-  sortValue: 'asc',
-  page: 1,
-  limit: ROWS_PER_PAGE_OPTIONS[0],
+/** People are looked up by name: the grid opens in alphabetical order. */
+const GRID_SORT: SortRule<PerformanceSortField> = {
+  fields: PERFORMANCE_SORT_FIELDS,
+  field: 'name',
+  value: 'asc',
+};
+
+/**
+ * The grid's address: a date and a department ahead of the page part. A missing or unreal date
+ * means today, so the plain route /performance-snapshot shows today's scores.
+ */
+export const gridUrl = (today: string): TableUrl<GridQuery> => ({
+  read: (params) => {
+    const date = params.get('date') ?? '';
+    return {
+      date: isIsoDate(date) ? date : today,
+      departmentCode: params.get('departmentCode') ?? '',
+      ...readPage(params, GRID_SORT),
+    };
+  },
+  write: (query) =>
+    searchParams([
+      ['date', query.date, today],
+      ['departmentCode', query.departmentCode, ''],
+      ...pageParams(query, GRID_SORT),
+    ]),
 });
 
-export function readGridQuery(params: URLSearchParams, today: string): GridQuery {
-  const d = defaultGridQuery(today);
-  const date = params.get('date') ?? '';
-  const sortField = PERFORMANCE_SORT_FIELDS.find((f) => f === params.get('sortField'));
-  const page = Number.parseInt(params.get('page') ?? '', 10);
-  const limit = Number.parseInt(params.get('limit') ?? '', 10);
-  return {
-    date: isIsoDate(date) ? date : d.date,
-    departmentCode: params.get('departmentCode') ?? '',
-    keyword: params.get('keyword') ?? '',
-    sortField: sortField ?? d.sortField,
-    sortValue:
-      params.get('sortValue') === 'desc' ? 'desc' : params.get('sortValue') === 'asc' ? 'asc' : d.sortValue,
-    page: Number.isFinite(page) && page >= 1 ? page : d.page,
-    limit: (ROWS_PER_PAGE_OPTIONS as readonly number[]).includes(limit) ? limit : d.limit,
-  };
-}
-
-/** Only what differs from the defaults is written, so the plain route stays /performance-snapshot. */
-export function writeGridQuery(query: GridQuery, today: string): URLSearchParams {
-  const d = defaultGridQuery(today);
-  const params = new URLSearchParams();
-  for (const key of [
-    'date',
-    'departmentCode',
-    'keyword',
-    'sortField',
-    'sortValue',
-    'page',
-    'limit',
-  ] as const) {
-    if (query[key] !== d[key]) params.set(key, String(query[key]));
-  }
-  return params;
-}
-
-/** The current sort header toggles its direction; another header starts ascending. */
-export function toggleSort(query: GridQuery, sortField: PerformanceSortField): GridQuery {
-  const sortValue = query.sortField === sortField && query.sortValue === 'asc' ? 'desc' : 'asc';
-  return { ...query, sortField, sortValue, page: 1 };
-}
+export const defaultGridQuery = (today: string): GridQuery => tableDefaults(gridUrl(today));
 
 /** Applying the filter form starts again from the first page. */
-export const withFilter = (query: GridQuery, date: string, keyword: string): GridQuery => ({
-  ...query,
-  date,
-  keyword: keyword.trim(),
-  page: 1,
-});
+export const withFilter = (query: GridQuery, date: string, keyword: string): GridQuery =>
+  withKeyword({ ...query, date }, keyword);
 
 /** Another department starts again from the first page. */
 export const withDepartment = (query: GridQuery, departmentCode: string): GridQuery => ({

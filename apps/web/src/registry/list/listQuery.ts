@@ -1,59 +1,56 @@
-import { type ListFilterDef, type PageQuery, ROWS_PER_PAGE_OPTIONS } from '@wfc/contract';
+import type { ResourceDef } from '@wfc/contract';
+import {
+  pageParams,
+  readPage,
+  type SortRule,
+  searchParams,
+  type TablePage,
+  type TableUrl,
+  tableDefaults,
+  type UrlParam,
+} from '../../ui/tableState/tableUrl';
 
 /** A page of a list as the screen asks for it, with the values of the list's own filters. */
-export interface TableQuery extends PageQuery {
+export interface TableQuery extends TablePage {
   /** By query parameter; only filters given a value. */
   filters: Readonly<Record<string, string>>;
 }
 
-export const DEFAULT_TABLE_QUERY: TableQuery = {
-  keyword: '',
-  sortField: '_id',
-  sortValue: 'desc',
-  page: 1,
-  limit: ROWS_PER_PAGE_OPTIONS[0],
-  filters: {},
-};
+/** What a list's address depends on: the sort fields and filters its definition offers. */
+type ListShape = Pick<ResourceDef, 'sortFields' | 'filters'>;
 
-const isRowsPerPage = (n: number) => (ROWS_PER_PAGE_OPTIONS as readonly number[]).includes(n);
+/** Every list opens newest first, by creation order, which is not among a definition's sort fields. */
+const sortOf = (def: ListShape): SortRule<string> => ({
+  fields: def.sortFields,
+  field: '_id',
+  value: 'desc',
+});
 
 /**
- * The table query lives in the URL so that Back from a record, a reload or a shared link shows the
- * same page, sort and filter. Anything unknown falls back to the default.
+ * A list's address: the page part, then each of the definition's filters by its own parameter.
+ * `limit` is the rows per page an address without one shows (this browser's remembered count).
  */
-export function readTableQuery(
-  params: URLSearchParams,
-  sortFields: readonly string[],
-  filterDefs: readonly ListFilterDef[] = [],
-  defaultLimit: number = DEFAULT_TABLE_QUERY.limit,
-): TableQuery {
-  const page = Number.parseInt(params.get('page') ?? '', 10);
-  const limit = Number.parseInt(params.get('limit') ?? '', 10);
-  const sortField = params.get('sortField') ?? '';
+export function listUrl(def: ListShape, limit?: number): TableUrl<TableQuery> {
+  const sort = sortOf(def);
   return {
-    keyword: params.get('keyword') ?? '',
-    sortField: sortFields.includes(sortField) ? sortField : DEFAULT_TABLE_QUERY.sortField,
-    sortValue: params.get('sortValue') === 'asc' ? 'asc' : 'desc',
-    page: Number.isFinite(page) && page >= 1 ? page : DEFAULT_TABLE_QUERY.page,
-    limit: isRowsPerPage(limit) ? limit : defaultLimit,
-    filters: Object.fromEntries(
-      filterDefs.flatMap((f) => {
-        const value = params.get(f.param)?.trim();
-        return value ? [[f.param, value]] : [];
-      }),
-    ),
+    read: (params) => ({
+      ...readPage(params, sort, limit),
+      filters: Object.fromEntries(
+        def.filters.flatMap((f) => {
+          const value = params.get(f.param)?.trim();
+          return value ? [[f.param, value]] : [];
+        }),
+      ),
+    }),
+    write: (query) =>
+      searchParams([
+        ...pageParams(query, sort),
+        ...Object.entries(query.filters).map(([param, value]): UrlParam => [param, value, '']),
+      ]),
   };
 }
 
-/** Only values that differ from the default are written, so a fresh list keeps a clean URL. */
-export function writeTableQuery(query: TableQuery): URLSearchParams {
-  const params = new URLSearchParams();
-  for (const key of ['keyword', 'sortField', 'sortValue', 'page', 'limit'] as const) {
-    if (query[key] !== DEFAULT_TABLE_QUERY[key]) params.set(key, String(query[key]));
-  }
-  for (const [param, value] of Object.entries(query.filters)) if (value) params.set(param, value);
-  return params;
-}
+export const DEFAULT_TABLE_QUERY: TableQuery = tableDefaults(listUrl({ sortFields: [], filters: [] }));
 
 /** The list call's query parameters: the page, and each filter as a parameter of its own. */
 export const listParams = ({ filters, ...page }: TableQuery): Record<string, string | number> => ({
@@ -65,17 +62,5 @@ export const listParams = ({ filters, ...page }: TableQuery): Record<string, str
 export const withFilters = (query: TableQuery, filters: Record<string, string>): TableQuery => ({
   ...query,
   filters: Object.fromEntries(Object.entries(filters).filter(([, v]) => v.trim() !== '')),
-  page: 1,
-});
-
-/** The current sort header toggles its direction; another header starts ascending. */
-export function nextSort(query: TableQuery, sortField: string): TableQuery {
-  const sortValue = query.sortField === sortField && query.sortValue === 'asc' ? 'desc' : 'asc';
-  return { ...query, sortField, sortValue, page: 1 };
-}
-
-export const withKeyword = (query: TableQuery, keyword: string): TableQuery => ({
-  ...query,
-  keyword: keyword.trim(),
   page: 1,
 });
