@@ -11,18 +11,21 @@ import InputLabel from '@mui/material/InputLabel';
 import OutlinedInput, { type OutlinedInputProps } from '@mui/material/OutlinedInput';
 import Typography from '@mui/material/Typography';
 import type { SignInOptions } from '@wfc/contract';
+import { DEFAULT_UNEXPECTED_MESSAGE } from '@wfc/contract/envelope';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { API_BASE_URL, ApiError, api } from '../api/client';
+import { API_BASE_URL, ApiError, api, errorMessage } from '../api/client';
 import { loginPath, RETURN_PARAM, returnTargetFrom } from '../auth/returnTarget';
 import {
   type Credentials,
+  LOGIN_FAILURE,
   MfaRequired,
   useCompleteSingleSignOn,
   useSignIn,
   useVerifyMfa,
 } from '../auth/useSignIn';
 import { softShadow } from '../theme';
+import { FailureAlert } from '../ui/FailureAlert';
 import { usePasswordVisibility } from '../ui/usePasswordVisibility';
 
 /**
@@ -176,6 +179,10 @@ function SingleSignOn() {
   );
 }
 
+/** What the error toast of a failed sign-in said (useSignIn), kept on the card. */
+const signInFailure = (err: unknown) =>
+  err instanceof ApiError ? err.message || LOGIN_FAILURE : errorMessage(err, DEFAULT_UNEXPECTED_MESSAGE);
+
 /** The fields as typed: uncontrolled inputs, read once on submit. */
 function readForm(form: HTMLFormElement): Credentials {
   const data = new FormData(form);
@@ -205,6 +212,12 @@ export function LoginPage() {
     event.preventDefault();
     signIn.mutate(readForm(event.currentTarget));
   };
+  // A refused sign-in stays said on the card (the toast closes after a second) until the user
+  // types again or submits again.
+  const refusal = signIn.isError && !secondStep ? signInFailure(signIn.error) : undefined;
+  const onInput = () => {
+    if (signIn.isError && !secondStep) signIn.reset();
+  };
 
   return (
     <Box sx={{ display: 'flex', justifyContent: 'center', alignItems: 'center', minHeight: { md: '60vh' } }}>
@@ -232,9 +245,12 @@ export function LoginPage() {
             <Box
               component="form"
               noValidate
+              aria-label="Login"
               onSubmit={onSubmit}
+              onInput={onInput}
               sx={{ display: 'flex', flexDirection: 'column', gap: 2.5 }}
             >
+              {refusal && <FailureAlert title="Not signed in" message={refusal} />}
               <OutlinedField
                 name="username"
                 id="login-username"

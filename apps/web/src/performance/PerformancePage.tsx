@@ -8,6 +8,7 @@ import Switch from '@mui/material/Switch';
 import { FUTURE_SCORE_MESSAGE, PERFORMANCE_MESSAGES } from '@wfc/contract';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { ApiError, errorMessage } from '../api/client';
 import { failureOf } from '../api/retry';
 import { useCan, useUnsavedInput } from '../auth/auth';
 import { DiscardDialog } from '../ui/DiscardDialog';
@@ -110,6 +111,10 @@ export default function PerformancePage() {
     onStale: (message, current) => dispatch({ type: 'stale', message, current }),
   });
   const exportCsv = useExportCsv();
+  // A failed save stays said in the editing area while the drafts are those it failed to save.
+  const [saveFailure, setSaveFailure] = useState<{ message: string; drafts: typeof state.drafts } | null>(
+    null,
+  );
 
   const heading = { title: 'Performance Snapshot', subtitle: `Scores for ${longDate(query.date)}` };
   // With no grid to show, the screen keeps its heading over the failure or the grid's outline.
@@ -149,7 +154,17 @@ export default function PerformancePage() {
                 if (!dirty || save.isPending) return;
                 // Someone else's value would be overwritten without the user having chosen it.
                 if (state.conflicts.size > 0) notify.error(unresolvedMessage(state.conflicts.size));
-                else save.mutate(pending);
+                else {
+                  const drafts = state.drafts;
+                  setSaveFailure(null);
+                  save.mutate(pending, {
+                    onError: (err) => {
+                      // A stale save is explained above the grid (StaleAlert).
+                      if (err instanceof ApiError && err.status === 409 && Array.isArray(err.data)) return;
+                      setSaveFailure({ message: errorMessage(err, PERFORMANCE_MESSAGES.failedSave), drafts });
+                    },
+                  });
+                }
               }}
               onCancel={() => dispatch({ type: dirty ? 'askCancel' : 'stop' })}
               onExport={() => exportCsv.mutate(query)}
@@ -181,7 +196,13 @@ export default function PerformancePage() {
             {FUTURE_SCORE_MESSAGE}: this date can be read but not edited.
           </Alert>
         )}
-        {state.editing && <EditingBar changedCount={pending.length} />}
+        {state.editing && (
+          <EditingBar
+            changedCount={pending.length}
+            failure={saveFailure?.drafts === state.drafts ? saveFailure.message : undefined}
+            onDismissFailure={() => setSaveFailure(null)}
+          />
+        )}
         <PerformanceTable
           rows={rows}
           skills={rows[0]?.skills ?? []}

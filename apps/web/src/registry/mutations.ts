@@ -36,12 +36,17 @@ interface SaveOptions {
   onConflict?(conflict: StaleConflict): void;
   /** Saved: called just before leaving for the back target (the form lets go of its leave guard). */
   onSaved?(): void;
+  /**
+   * Refused or failed (other than a stale version): the message the toast showed, for the form to
+   * keep on screen after the toast has closed.
+   */
+  onFailed?(message: string): void;
 }
 
 /**
  * Sends a create or update. Success: the server's message as a toast, then the back target.
  * A stale version: the conflict handed to the form. Other failures: the server's message (else
- * the module's default) as a toast, and its field errors handed to the form.
+ * the module's default) as a toast, its field errors handed to the form, and the message too.
  *
  * The returned function settles once the outcome has been shown, and never rejects: the toast
  * is the report, and a form's isSubmitting then covers the whole save.
@@ -75,10 +80,13 @@ export function useSaveRecord(
         options.onConflict(conflict);
         return;
       }
-      notify.error(
-        errorMessage(err, mode === 'create' ? def.messages.failedCreate : def.messages.failedUpdate),
+      const message = errorMessage(
+        err,
+        mode === 'create' ? def.messages.failedCreate : def.messages.failedUpdate,
       );
+      notify.error(message);
       if (err instanceof ApiError) options.onFieldErrors(err.errors ?? []);
+      options.onFailed?.(message);
     },
   });
   return useCallback(

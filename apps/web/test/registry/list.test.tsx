@@ -270,6 +270,10 @@ describe('shared list screen', { timeout: SCREEN_TEST_TIMEOUT }, () => {
     await user.click(screen.getByRole('button', { name: 'Delete' }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('Cannot delete this gender: it is still used by 2 profiles')).toBeTruthy();
+    // The dialog keeps the reason after the toast has gone, until it is closed.
+    const dialog = screen.getByRole('dialog');
+    expect(within(dialog).getByRole('alert').textContent).toContain('it is still used by 2 profiles');
+    await user.click(within(dialog).getByRole('button', { name: 'Close' }));
     await waitForElementToBeRemoved(() => screen.queryByRole('dialog'));
     expect(screen.getByRole('cell', { name: 'Whiskey' })).toBeTruthy();
   });

@@ -54,7 +54,8 @@ describe('login screen', () => {
     const app = renderApp('/login', { handlers: { login: fail(401, 'Invalid username or password') } });
     await fillAndSubmit('maria', 'wrong');
 
-    expect(await screen.findByText('Invalid username or password')).toBeTruthy();
+    // The toast, and the card's own alert that outlives it.
+    expect(await screen.findAllByText('Invalid username or password')).toHaveLength(2);
     expect(log).toHaveBeenCalledWith('Login failed', 'Invalid username or password');
     const button = screen.getByRole('button', { name: 'Login' }) as HTMLButtonElement;
     expect(button.disabled).toBe(false);
@@ -66,7 +67,8 @@ describe('login screen', () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     renderApp('/login', { handlers: { login: fail(500, '') } });
     await fillAndSubmit('maria', 'secret');
-    expect(await screen.findByText('Failed to login')).toBeTruthy();
+    // The toast, and the card's own alert that outlives it.
+    expect(await screen.findAllByText('Failed to login')).toHaveLength(2);
   });
 
   it('reports an unreachable server', async () => {
@@ -74,7 +76,8 @@ describe('login screen', () => {
     renderApp('/login');
     vi.stubGlobal('fetch', () => Promise.reject(new TypeError('fetch failed')));
     await fillAndSubmit('maria', 'secret');
-    expect(await screen.findByText('Network error: the server could not be reached')).toBeTruthy();
+    // The toast, and the card's own alert that outlives it.
+    expect(await screen.findAllByText('Network error: the server could not be reached')).toHaveLength(2);
     expect(log.mock.calls[0]![0]).toBe('Login failed');
   });
 });

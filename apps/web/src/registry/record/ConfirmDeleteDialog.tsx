@@ -4,6 +4,7 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
+import { FailureAlert } from '../../ui/FailureAlert';
 import { Spinner } from '../../ui/Spinner';
 
 interface Props {
@@ -11,11 +12,13 @@ interface Props {
   label: string;
   name: string;
   busy: boolean;
+  /** Why the last try was refused ('... it is still used by 25 employees'); kept until closed or tried again. */
+  refusal?: string | null;
   onCancel(): void;
   onConfirm(): void;
 }
 
-export function ConfirmDeleteDialog({ open, label, name, busy, onCancel, onConfirm }: Props) {
+export function ConfirmDeleteDialog({ open, label, name, busy, refusal, onCancel, onConfirm }: Props) {
   return (
     <Dialog
       open={open}
@@ -30,10 +33,18 @@ export function ConfirmDeleteDialog({ open, label, name, busy, onCancel, onConfi
         <DialogContentText id="confirm-delete-text">
           {`Are you sure you want to delete "${name}"? This cannot be undone.`}
         </DialogContentText>
+        {refusal && (
+          <FailureAlert
+            title={`The ${label.toLowerCase()} was not deleted`}
+            message={refusal}
+            outcome="Nothing was deleted."
+            sx={{ mt: 2 }}
+          />
+        )}
       </DialogContent>
       <DialogActions>
         <Button onClick={onCancel} disabled={busy}>
-          Cancel
+          {refusal ? 'Close' : 'Cancel'}
         </Button>
         <Button
           onClick={onConfirm}

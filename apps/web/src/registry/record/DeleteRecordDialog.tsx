@@ -1,5 +1,6 @@
 import type { ResourceDef } from '@wfc/contract';
 import { useState } from 'react';
+import { errorMessage } from '../../api/client';
 import {
   comparedFieldsOf,
   compareFields,
@@ -40,22 +41,28 @@ function formChangesSince(def: ResourceDef, row: RegistryRecord, theirs: Registr
  */
 export function DeleteRecordDialog({ def, record, onClose, onDeleted }: Props) {
   const [conflict, setConflict] = useState<StaleConflict | null>(null);
+  // A refusal (a record still used, a failed call): the toast tells it, the dialog keeps it.
+  const [refusal, setRefusal] = useState<string | null>(null);
   const remove = useDeleteRecord(def, onDeleted, setConflict);
   const allowed = useRecordPermissions(def);
   const go = useNavigateWithBack();
   const { deleteChanges = (row, theirs) => formChangesSince(def, row, theirs) } = useResourceExtension(def);
   const close = () => {
     setConflict(null);
+    setRefusal(null);
     onClose();
   };
-  // A refusal other than a stale version was told by a toast: the question is over.
-  const removeNow = (target: RegistryRecord) =>
+  // A refusal other than a stale version is told by a toast and stays said in the dialog, which
+  // stays open: its reason outlives the toast, and Delete tries again once the cause is removed.
+  const removeNow = (target: RegistryRecord) => {
+    setRefusal(null);
     remove.mutate(target, {
       onSuccess: close,
       onError: (err) => {
-        if (!staleConflictOf(err)) close();
+        if (!staleConflictOf(err)) setRefusal(errorMessage(err, def.messages.failedDelete));
       },
     });
+  };
   const name = record ? recordName(def, record) || String(record[def.code]) : '';
 
   if (record && conflict) {
@@ -84,6 +91,7 @@ export function DeleteRecordDialog({ def, record, onClose, onDeleted }: Props) {
       label={def.label}
       name={name}
       busy={remove.isPending}
+      refusal={refusal}
       onCancel={close}
       onConfirm={() => {
         if (record && def.endpoints.delete) removeNow(record);

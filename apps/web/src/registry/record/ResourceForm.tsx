@@ -2,10 +2,11 @@ import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import type { FormFieldDef, ResourceDef } from '@wfc/contract';
-import { type BaseSyntheticEvent, useMemo, useState } from 'react';
+import { type BaseSyntheticEvent, useEffect, useMemo, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useUnsavedInput } from '../../auth/auth';
 import { DiscardDialog } from '../../ui/DiscardDialog';
+import { FailureAlert } from '../../ui/FailureAlert';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { useUnsavedChangesGuard } from '../../ui/useUnsavedChangesGuard';
 import { comparedFieldsOf, compareFields, versionOf } from '../conflict/conflict';
@@ -69,10 +70,11 @@ function EntityForm({ def, mode, code, record, back }: RecordFormProps) {
   const initial = useMemo(() => initialValues(fieldsFor(def, mode), base), [def, mode, base]);
   const required = useMemo(() => requiredFieldsOf(def, mode), [def, mode]);
   const [defaults] = useState(() => ({ ...initial, ...(mode === 'create' ? pick(preset, fields) : {}) }));
-  const { control, handleSubmit, setError, setValue, getValues, reset, formState } = useForm<FormValues>({
-    defaultValues: defaults,
-    resolver: schema ? bodyResolver<FormValues>(schema, bodyOf) : undefined,
-  });
+  const { control, handleSubmit, setError, setValue, getValues, reset, formState, watch } =
+    useForm<FormValues>({
+      defaultValues: defaults,
+      resolver: schema ? bodyResolver<FormValues>(schema, bodyOf) : undefined,
+    });
   // A deleted record created again: what was typed into its form, as this form's unsaved edits.
   useApplyDraft(
     mode === 'create' && draft ? { ...defaults, ...onlyFields(draft, fields) } : undefined,
@@ -86,16 +88,26 @@ function EntityForm({ def, mode, code, record, back }: RecordFormProps) {
   useWatch({ control, disabled: !conflict });
   const guard = useUnsavedChangesGuard(!readOnly && formState.isDirty);
   useUnsavedInput(!readOnly && formState.isDirty);
+  // A failed save stays said above the fields until the user edits, submits again or dismisses it.
+  const [failure, setFailure] = useState<string | null>(null);
+  useEffect(() => {
+    const sub = watch((_values, { type }) => {
+      if (type === 'change') setFailure(null);
+    });
+    return () => sub.unsubscribe();
+  }, [watch]);
   const save = useSaveRecord(def, mode, back, {
     onFieldErrors: serverErrors.show,
     onConflict,
     onSaved: guard.release,
+    onFailed: setFailure,
   });
 
   /** Validates and sends the form, as an update of `version` (the version the form stands on). */
   const saveAt = (version: number | undefined) =>
     handleSubmit(async (values) => {
       serverErrors.clear();
+      setFailure(null);
       await save({ ...bodyOf(values), ...(mode === 'update' ? { version } : {}) });
     });
   const submit = (e?: BaseSyntheticEvent) => saveAt(versionOf(base))(e);
@@ -131,6 +143,18 @@ function EntityForm({ def, mode, code, record, back }: RecordFormProps) {
         <Box component="form" noValidate onSubmit={submit} aria-label={formTitle(def, mode)}>
           <Stack spacing={3}>
             {conflictPanel}
+            {failure && (
+              <FailureAlert
+                title={
+                  mode === 'create'
+                    ? `The ${def.label.toLowerCase()} was not created`
+                    : `Your changes to this ${def.label.toLowerCase()} were not saved`
+                }
+                message={failure}
+                outcome="Nothing was saved; what you entered is still in the form."
+                onDismiss={() => setFailure(null)}
+              />
+            )}
             <GeneralErrors messages={serverErrors.general} />
             <RequiredFields names={required}>
               {fields.map((field) => (
