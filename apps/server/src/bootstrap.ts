@@ -9,7 +9,7 @@ import { newCode } from './db/codes.ts';
 import { permissions, rolePermissions, roles, sessions, users } from './db/schema/index.ts';
 import { pgError } from './http/errors.ts';
 import { users$ } from './resources/definitions/access.ts';
-import { fetchOne } from './resources/engine.ts';
+import { fetchOne } from './resources/read.ts';
 
 export const ADMIN_ROLE = 'Administrator';
 export const ADMIN_USERNAME = 'admin';

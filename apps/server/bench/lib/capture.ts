@@ -5,7 +5,7 @@ import type { Database } from '../../src/db/client.ts';
 import { QueryCache } from '../../src/db/query-cache.ts';
 import * as schema from '../../src/db/schema/index.ts';
 import type { SessionContext } from '../../src/http/routes.ts';
-import { listRecords } from '../../src/resources/engine.ts';
+import { listRecords } from '../../src/resources/read.ts';
 import type { ServerResource } from '../../src/resources/server-resource.ts';
 import { previousList } from './previous-list.ts';
 

@@ -15,7 +15,6 @@ import { PgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../src/db/client.ts';
 import { escapeLike } from '../../src/db/like.ts';
 import { ApiError } from '../../src/http/envelope.ts';
-import { fetchRecords, matchingValues } from '../../src/resources/engine.ts';
 import {
   filterCondition,
   isNested,
@@ -23,6 +22,7 @@ import {
   shapeColumn,
   unpopulated,
 } from '../../src/resources/list-query.ts';
+import { fetchRecords, matchingValues } from '../../src/resources/read.ts';
 import type { ServerResource } from '../../src/resources/server-resource.ts';
 
 const isCodeKey = (key: string) => key.endsWith('Code');

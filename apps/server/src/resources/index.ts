@@ -4,8 +4,8 @@ import { audits$, permissions$, roles$, users$ } from './definitions/access.ts';
 import { cities$, countries$, states$ } from './definitions/geography.ts';
 import { employees$, profiles$ } from './definitions/people.ts';
 import { departments$, genders$, skills$ } from './definitions/reference.ts';
-import { resourceRoutes } from './engine.ts';
 import { pictureRoute } from './picture-route.ts';
+import { resourceRoutes } from './routes.ts';
 import type { ServerResource } from './server-resource.ts';
 
 /** The server half of every contract resource: the type checker names a key left without one. */

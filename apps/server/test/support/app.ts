@@ -4,7 +4,7 @@ import { bootstrap } from '../../src/bootstrap.ts';
 import { type Config, testConfig } from '../../src/config/config.ts';
 import type { DbHandle } from '../../src/db/client.ts';
 import { analyzeWith, declaredReadsCheck } from '../../src/db/read-audit.ts';
-import { LIST_READS } from '../../src/resources/engine.ts';
+import { LIST_READS } from '../../src/resources/read.ts';
 import { type DemoOptions, seedDemo } from '../../src/seed/demo.ts';
 import { makeServices, type Services, watchChanges } from '../../src/services.ts';
 import { freshDatabase } from './db.ts';

@@ -3,8 +3,8 @@ import { and, eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { cities, countries, profiles, states } from '../../db/schema/index.ts';
 import { badRequest, conflict } from '../../http/envelope.ts';
-import { referencesTo } from '../engine.ts';
 import { type Dependent, defineServerResource, textAt } from '../server-resource.ts';
+import { referencesTo } from '../write.ts';
 
 /**
  * A record may not change its parent while others refer to it: their own parent would no longer

@@ -6,7 +6,7 @@ import { type ListScenario, listScenarios } from '../../../bench/lib/list-scenar
 import { previousList } from '../../../bench/lib/previous-list.ts';
 import type { SessionContext } from '../../../src/http/routes.ts';
 import { cities$ } from '../../../src/resources/definitions/geography.ts';
-import { listRecords } from '../../../src/resources/engine.ts';
+import { listRecords } from '../../../src/resources/read.ts';
 import { SKILLS } from '../../../src/seed/catalogue.ts';
 import { DEMO_CITY_COUNTRIES } from '../../../src/seed/demo.ts';
 import { loadGeography } from '../../../src/seed/geography.ts';

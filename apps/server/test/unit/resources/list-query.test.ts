@@ -8,7 +8,6 @@ import { ApiError } from '../../../src/http/envelope.ts';
 import { audits$, roles$, users$ } from '../../../src/resources/definitions/access.ts';
 import { cities$ } from '../../../src/resources/definitions/geography.ts';
 import { profiles$ } from '../../../src/resources/definitions/people.ts';
-import { toRecord } from '../../../src/resources/engine.ts';
 import {
   FEW_CODES,
   FEW_MATCHES,
@@ -24,6 +23,7 @@ import {
   shapeColumn,
   unpopulated,
 } from '../../../src/resources/list-query.ts';
+import { toRecord } from '../../../src/resources/read.ts';
 
 const dialect = new PgDialect();
 const render = (parts: SQL[]) => parts.map((p) => dialect.sqlToQuery(p).sql).join(', ');
