@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
+import { ACCESS_DENIED_PATH, type AccessDeniedState } from './accessDenied';
 import { useAuth, useCan } from './auth';
 import { loginPath, returnTargetFrom } from './returnTarget';
 
@@ -26,8 +27,9 @@ export function RedirectIfAuthenticated({ children }: { children: ReactNode }) {
 
 /**
  * Mirrors the server's permission checks so a forbidden screen never flashes
- * before its 403 arrives. `replace` keeps the forbidden path out of history, so Go Back on the
- * access-denied page returns to where the user came from.
+ * before its 403 arrives. `replace` keeps the forbidden path out of history; the access-denied
+ * page is told which permissions are missing (to name them) and which page refused (never to go
+ * back to it).
  */
 export function RequirePermission({
   anyOf,
@@ -39,8 +41,13 @@ export function RequirePermission({
   children: ReactNode;
 }) {
   const can = useCan();
+  const { pathname, search, hash } = useLocation();
   const anyOk = !anyOf || anyOf.length === 0 || anyOf.some((p) => can(p));
-  const allOk = !allOf || can(...allOf);
-  if (!anyOk || !allOk) return <Navigate to="/access-denied" replace />;
-  return <>{children}</>;
+  const missingAll = (allOf ?? []).filter((p) => !can(p));
+  if (anyOk && missingAll.length === 0) return <>{children}</>;
+  const state: AccessDeniedState = {
+    refused: `${pathname}${search}${hash}`,
+    ...(missingAll.length > 0 ? { missing: missingAll } : { missing: anyOf, anyOf: true }),
+  };
+  return <Navigate to={ACCESS_DENIED_PATH} replace state={state} />;
 }

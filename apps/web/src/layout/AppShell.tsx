@@ -5,6 +5,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect, useRef } from 'react';
 import { Outlet, useLocation, useNavigate, useNavigation, useNavigationType } from 'react-router';
 import { onApiStatus } from '../api/client';
+import {
+  ACCESS_DENIED_PATH,
+  type AccessDeniedState,
+  forgetPagesSeen,
+  notePageSeen,
+} from '../auth/accessDenied';
 import { useAuth } from '../auth/auth';
 import { SessionRecovery, useDiscardingScreen } from '../auth/SessionRecovery';
 import { PageLoader } from '../ui/PageLoader';
@@ -13,13 +19,21 @@ import { Header } from './Header';
 import { scrollToHash } from './scroll';
 import { shellScreenTitle, withAppName } from './shellTitles';
 
-/** Any 403 from any call means the role lacks a permission: show the access-denied page. */
+/**
+ * Any 403 from any call means the role lacks a permission: show the access-denied page, in place
+ * of the page that asked (which it is told, so as never to go back to it).
+ */
 function useForbiddenRedirect() {
   const navigate = useNavigate();
+  const { pathname, search, hash } = useLocation();
+  const here = useRef('');
+  here.current = `${pathname}${search}${hash}`;
   useEffect(
     () =>
       onApiStatus((status) => {
-        if (status === 403) navigate('/access-denied', { replace: true });
+        if (status !== 403 || here.current.startsWith(ACCESS_DENIED_PATH)) return;
+        const state: AccessDeniedState = { refused: here.current };
+        navigate(ACCESS_DENIED_PATH, { replace: true, state });
       }),
     [navigate],
   );
@@ -35,14 +49,21 @@ function useForgetDataOnSignOut() {
   const userCode = user?.userCode ?? null;
   const previous = useRef(userCode);
   useEffect(() => {
-    if (!userCode || userCode !== previous.current) queryClient.clear();
+    if (!userCode || userCode !== previous.current) {
+      queryClient.clear();
+      forgetPagesSeen();
+    }
     previous.current = userCode;
   }, [userCode, queryClient]);
 }
 
 function useScreenChrome() {
-  const { pathname, hash } = useLocation();
+  const { pathname, search, hash } = useLocation();
   const navigationType = useNavigationType();
+  // Where Access Denied's Go Back may return (a page that then refuses is struck off again).
+  useEffect(() => {
+    notePageSeen(`${pathname}${search}${hash}`);
+  }, [pathname, search, hash]);
   useEffect(() => {
     const title = shellScreenTitle(pathname);
     if (title !== undefined) {
