@@ -15,7 +15,7 @@ import {
   roles,
   users,
 } from '../src/db/schema/index.ts';
-import { rebuildPerformanceRollups } from '../src/performance/summaries/rollups.ts';
+import { rebuildPerformanceRollups } from '../src/performance/summaries/rebuild.ts';
 import { setIndexesAside } from '../src/seed/bulk.ts';
 import { DEMO_PASSWORD, DEMO_ROLES, SKILLS } from '../src/seed/catalogue.ts';
 import { seedDemo } from '../src/seed/demo.ts';

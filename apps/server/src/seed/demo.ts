@@ -19,7 +19,7 @@ import {
   states,
   users,
 } from '../db/schema/index.ts';
-import { rebuildPerformanceRollups } from '../performance/summaries/rollups.ts';
+import { rebuildPerformanceRollups } from '../performance/summaries/rebuild.ts';
 import { processPicture } from '../resources/pictures.ts';
 import { identicon } from './avatars.ts';
 import { withIndexesDeferred } from './bulk.ts';

@@ -9,14 +9,13 @@ import { badRequest, staleWrite } from '../../http/envelope.ts';
 import { employeesDay } from '../grid/page.ts';
 import { listScores, listSkills, scoresByRow } from '../grid/read.ts';
 import { jsonParam, textSet } from '../sql.ts';
+import { type ChangedDay, refreshRollups } from '../summaries/running-sums.ts';
 import {
-  type ChangedDay,
-  refreshRollups,
   refreshSkillRollups,
   type SkillDelta,
   type SkillRollupRefs,
   skillDeltas,
-} from '../summaries/rollups.ts';
+} from '../summaries/skills.ts';
 import {
   referenceErrors,
   rowChange,

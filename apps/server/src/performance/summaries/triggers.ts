@@ -1,8 +1,8 @@
 /*
  * The trigger SQL that keeps the summaries in step when an employee moves to another department
- * or is deleted, owned here beside the save (rollups.ts) that writes the same tables in the same
- * key order. The migrations that created it (0011, 0013, 0014) hold copies; a migration that
- * changes it is written with `summaryTriggerMigration()`, and
+ * or is deleted, owned here beside the save's upkeep (departments.ts, buckets.ts, skills.ts) that
+ * writes the same tables in the same key order. The migrations that created it (0011, 0013, 0014)
+ * hold copies; a migration that changes it is written with `summaryTriggerMigration()`, and
  * test/unit/performance/triggers.test.ts checks that the latest migration defining each function
  * holds exactly this text.
  */

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newCode } from '../../../src/db/codes.ts';
 import { performanceMonths, performanceScores, performances } from '../../../src/db/schema/index.ts';
-import { rebuildPerformanceRollups } from '../../../src/performance/summaries/rollups.ts';
+import { rebuildPerformanceRollups } from '../../../src/performance/summaries/rebuild.ts';
 import { createTestApp, type TestApp } from '../../support/app.ts';
 import {
   type Cells,

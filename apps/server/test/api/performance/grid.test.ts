@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csvStream } from '../../../src/performance/grid/csv.ts';
 import { datePage } from '../../../src/performance/grid/page.ts';
 import { type DateGridQuery, listSkills, withSkills } from '../../../src/performance/grid/read.ts';
-import { rebuildPerformanceRollups } from '../../../src/performance/summaries/rollups.ts';
+import { rebuildPerformanceRollups } from '../../../src/performance/summaries/rebuild.ts';
 import { createTestApp, type TestApp } from '../../support/app.ts';
 import { gridRows } from './direct.ts';
 import { makeDepartment, makeEmployee, makeSkill, save, submission } from './support.ts';

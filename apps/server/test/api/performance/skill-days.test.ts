@@ -1,7 +1,7 @@
 import { DISTRIBUTION_BUCKETS, type PerformanceOverview } from '@wfc/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rebuildPerformanceRollups } from '../../../src/performance/summaries/rollups.ts';
+import { rebuildPerformanceRollups } from '../../../src/performance/summaries/rebuild.ts';
 import { rows } from '../../../src/seed/sql.ts';
 import { createTestApp, type TestApp } from '../../support/app.ts';
 import { makeDepartment, makeEmployee, makeSkill, save, submission } from './support.ts';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rebuildPerformanceRollups } from '../../../src/performance/summaries/rollups.ts';
+import { rebuildPerformanceRollups } from '../../../src/performance/summaries/rebuild.ts';
 import { rows } from '../../../src/seed/sql.ts';
 import { createTestApp, type TestApp } from '../../support/app.ts';
 import { type Cells, makeDepartment, makeEmployee, makeSkill, save, submission } from './support.ts';

@@ -5,7 +5,7 @@ import { newCode } from '../../../src/db/codes.ts';
 import { rowsOf } from '../../../src/db/rows.ts';
 import { departments, employees, skills } from '../../../src/db/schema/index.ts';
 import { assembleRows, listScores, listSkills } from '../../../src/performance/grid/read.ts';
-import { rebuildPerformanceRollups } from '../../../src/performance/summaries/rollups.ts';
+import { rebuildPerformanceRollups } from '../../../src/performance/summaries/rebuild.ts';
 import { createTestApp, type TestApp } from '../../support/app.ts';
 import { gridRows } from './direct.ts';
 import { submission } from './support.ts';

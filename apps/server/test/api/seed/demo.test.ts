@@ -2,7 +2,7 @@ import { userUpdateSchema } from '@wfc/contract';
 import { City, Country, State } from 'country-state-city';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { rebuildPerformanceRollups } from '../../../src/performance/summaries/rollups.ts';
+import { rebuildPerformanceRollups } from '../../../src/performance/summaries/rebuild.ts';
 import { DEMO_PASSWORD, DEMO_ROLES, DEPARTMENTS, GENDERS, SKILLS } from '../../../src/seed/catalogue.ts';
 import { DEMO_ACCOUNTS, type DemoOptions, seedDemo } from '../../../src/seed/demo.ts';
 import { rows } from '../../../src/seed/sql.ts';

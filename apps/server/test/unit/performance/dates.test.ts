@@ -14,7 +14,7 @@ import {
   previousMonthStart,
   yearStart,
 } from '../../../src/performance/dates.ts';
-import { rollupGroups } from '../../../src/performance/summaries/rollups.ts';
+import { rollupGroups } from '../../../src/performance/summaries/running-sums.ts';
 
 describe('calendar bounds', () => {
   it('start the month on the 1st and the year on 1 January', () => {

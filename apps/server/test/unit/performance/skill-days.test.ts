@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { skillDeltas, skillRollupChanges } from '../../../src/performance/summaries/rollups.ts';
+import { skillDeltas, skillRollupChanges } from '../../../src/performance/summaries/skills.ts';
 
 const day = { employeeCode: 'EMP-1', date: '2024-02-01' };
 

@@ -1,0 +1,145 @@
+import { sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { monthStart } from '../dates.ts';
+import { type CellPlace, SKILL_SUMMARIES, type SkillTable } from './declarations.ts';
+import type { EmployeeDay } from './running-sums.ts';
+import { addToRollup, compareKeys } from './upsert.ts';
+
+/** One cell's change to its department's, date's and skill's sum and count of scores. */
+export interface SkillDelta {
+  /** Employee code. */
+  e: string;
+  /** Date. */
+  d: string;
+  /** Skill code. */
+  s: string;
+  /** Points added (negative: taken away). */
+  p: number;
+  /** Scores added: 1 for a new one, -1 for a cleared one, 0 for a changed one. */
+  n: number;
+}
+
+/**
+ * Pure: what a row's upserted and cleared cells add to the skill days, from the cells as they
+ * were (`before`, scored cells only). Unchanged cells add nothing.
+ */
+export function skillDeltas(
+  day: EmployeeDay,
+  before: ReadonlyMap<string, number>,
+  upserts: readonly { skillCode: string; points: number }[],
+  clears: readonly string[],
+): SkillDelta[] {
+  const deltas: SkillDelta[] = [];
+  const at = (skill: string, p: number, n: number) => {
+    if (p !== 0 || n !== 0) deltas.push({ e: day.employeeCode, d: day.date, s: skill, p, n });
+  };
+  for (const u of upserts) {
+    const old = before.get(u.skillCode);
+    at(u.skillCode, u.points - (old ?? 0), old === undefined ? 1 : 0);
+  }
+  for (const skill of clears) {
+    const old = before.get(skill);
+    if (old !== undefined) at(skill, -old, -1);
+  }
+  return deltas;
+}
+
+/** One row's change to a rollup: its key values, in the rollup's key order, and what to add. */
+export interface RollupChange {
+  key: readonly (string | number)[];
+  points: number;
+  scored: number;
+}
+
+/** What the save knows of its (locked) employees and of the skills. */
+export interface SkillRollupRefs {
+  employees: ReadonlyMap<string, { id: number; departmentCode: string }>;
+  skills: ReadonlyMap<string, number>;
+}
+
+/**
+ * Pure: a save's cell deltas summed per row of each skill rollup, in key order, without the rows
+ * they leave unchanged. A batch of 1,000 employees x 20 skills on one date is 240 rows of the
+ * department rollups (12 departments) and 20,000 of the employees' months.
+ */
+export function skillRollupChanges(
+  deltas: readonly SkillDelta[],
+  refs: SkillRollupRefs,
+): Record<SkillTable, RollupChange[]> {
+  const sums = new Map<SkillTable, Map<string, RollupChange>>(
+    SKILL_SUMMARIES.map((r) => [r.table, new Map()]),
+  );
+  for (const d of deltas) {
+    const employee = refs.employees.get(d.e);
+    const skill = refs.skills.get(d.s);
+    if (!employee || skill === undefined)
+      throw new Error(`A saved cell names an unknown employee or skill: ${d.e} ${d.s}`);
+    const place: CellPlace = {
+      departmentCode: employee.departmentCode,
+      employeeId: employee.id,
+      date: d.d,
+      month: monthStart(d.d),
+      skillCode: d.s,
+      skillId: skill,
+    };
+    for (const summary of SKILL_SUMMARIES) {
+      const key = summary.from.map((k) => k.ofCell(place));
+      const rows = sums.get(summary.table) as Map<string, RollupChange>;
+      const known = rows.get(key.join('|'));
+      if (known) {
+        known.points += d.p;
+        known.scored += d.n;
+      } else rows.set(key.join('|'), { key, points: d.p, scored: d.n });
+    }
+  }
+  const ordered = (m: Map<string, RollupChange>) =>
+    [...m.values()].filter((c) => c.points !== 0 || c.scored !== 0).sort((a, b) => compareKeys(a.key, b.key));
+  return Object.fromEntries([...sums].map(([table, m]) => [table, ordered(m)])) as Record<
+    SkillTable,
+    RollupChange[]
+  >;
+}
+
+/**
+ * Adds a save's cell changes to the skill rollups: `performance_skill_days` and
+ * `performance_department_skill_months` under each employee's department (the save has locked its
+ * employees, so none moves meanwhile), the same over every department
+ * (`performance_overall_skill_days` and `_months`), then `performance_skill_months` under the
+ * employee: in the order the department moves and deletions of triggers.ts take them.
+ */
+export async function refreshSkillRollups(
+  db: Executor,
+  deltas: readonly SkillDelta[],
+  refs: SkillRollupRefs,
+) {
+  const changes = skillRollupChanges(deltas, refs);
+  for (const summary of SKILL_SUMMARIES) {
+    await addToRollup(
+      db,
+      summary,
+      changes[summary.table].map((c) => ({ key: c.key, sums: [c.points, c.scored] })),
+    );
+  }
+}
+
+/**
+ * Every skill rollup recomputed from the scores alone, into tables the rebuild has emptied: per
+ * department and date, per department and month, per date and per month over every department,
+ * per employee and month.
+ */
+export async function rebuildSkillRollups(db: Executor) {
+  for (const summary of SKILL_SUMMARIES) {
+    const columns = summary.from.map((k) => k.column).join(', ');
+    const positions = summary.from.map((_, i) => i + 1).join(', ');
+    await db.execute(sql`
+      insert into ${sql.raw(summary.table)} (${sql.raw(columns)}, points_sum, scored)
+      select ${sql.raw(summary.from.map((k) => k.ofScores).join(', '))}, sum(ps.points)::int, count(ps.points)::int
+      from performance_scores ps
+      join performances p on p.performance_code = ps.performance_code
+      join employees e on e.employee_code = p.employee_code
+      join skills k on k.skill_code = ps.skill_code
+      where ps.points is not null
+      group by ${sql.raw(positions)}
+      order by ${sql.raw(positions)}`);
+  }
+}
