@@ -9,9 +9,11 @@ import {
 import { MfaSetupGate } from '../account/MfaSetupGate';
 import { RedirectIfAuthenticated, RequireAuth, RequirePermission } from '../auth/guards';
 import { AppShell } from '../layout/AppShell';
+import { RouteErrorShell } from '../layout/RouteErrorShell';
 import { AccessDeniedPage } from '../pages/AccessDeniedPage';
 import { LoginPage } from '../pages/LoginPage';
 import { PageLoader } from '../ui/PageLoader';
+import { RouteErrorPage } from '../ui/RouteErrorPage';
 
 // The entry chunk holds what a signed-out visitor's first page needs, plus the access-denied page,
 // small and shown at once when any call answers 403. Every other screen brings libraries (icons,
@@ -30,13 +32,27 @@ const TwoFactorSetupPage = lazy(() =>
 /** The route the registry screens are attached under once their chunk has loaded. */
 export const REGISTRY_ROUTE_ID = 'registry';
 
+/**
+ * Every route gets an errorElement (unless it has its own): an error in a screen, or a screen's
+ * code that would not load, shows the error page in that screen's place, inside the shell.
+ */
+export function withRouteErrors(routes: RouteObject[]): RouteObject[] {
+  return routes.map((route) => ({
+    ...route,
+    errorElement: route.errorElement ?? <RouteErrorPage />,
+    ...(route.children ? { children: withRouteErrors(route.children) } : {}),
+  })) as RouteObject[];
+}
+
 /** The app's route paths; the registry screens are patched in below REGISTRY_ROUTE_ID. */
 export const appRoutes: RouteObject[] = [
   {
     id: 'root',
     element: <AppShell />,
+    // An error in the shell itself: the header and footer drawn again around the error page.
+    errorElement: <RouteErrorShell />,
     hydrateFallbackElement: <PageLoader />,
-    children: [
+    children: withRouteErrors([
       {
         path: 'login',
         element: (
@@ -87,7 +103,7 @@ export const appRoutes: RouteObject[] = [
         ],
       },
       { path: '*', element: <Navigate to="/" replace /> },
-    ],
+    ]),
   },
 ];
 
@@ -105,7 +121,7 @@ export function registryRoutePatcher(): PatchRoutesOnNavigationFunction {
     void import('../layout/titles').catch(() => undefined);
     const { registryRoutes } = await import('../registry/routes');
     if (patched) return;
-    patch(REGISTRY_ROUTE_ID, registryRoutes);
+    patch(REGISTRY_ROUTE_ID, withRouteErrors(registryRoutes));
     patched = true;
   };
 }

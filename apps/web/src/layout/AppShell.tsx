@@ -73,9 +73,13 @@ function useScreenChrome() {
     // Registry module screens are named from the resource definitions, which stay out of the
     // entry chunk; the registry route patcher has already started fetching them.
     let current = true;
-    void import('./titles').then(({ documentTitle }) => {
-      if (current) document.title = documentTitle(pathname);
-    });
+    // Their code failing to load is the route's to report (its error page); the title stays.
+    import('./titles').then(
+      ({ documentTitle }) => {
+        if (current) document.title = documentTitle(pathname);
+      },
+      () => undefined,
+    );
     return () => {
       current = false;
     };
