@@ -184,9 +184,10 @@ describe('a list on a phone', () => {
     await page.goto('/registry/audit-logs');
     await filterBy(page, 'employees');
     await waitForRange(page, '1 - 1 of 1');
-    expect(await titles(page, 'Audit Logs')).toEqual(['CREATE']);
-    expect((await fields(cards(page, 'Audit Logs'))).slice(0, 2)).toEqual([
-      'Module: employees',
+    expect(await titles(page, 'Audit Logs')).toEqual(['Created']);
+    expect((await fields(cards(page, 'Audit Logs'))).slice(0, 3)).toEqual([
+      'Module: Employees',
+      expect.stringMatching(/^Record: Employee /),
       'User: admin',
     ]);
     expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);

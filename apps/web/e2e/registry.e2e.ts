@@ -321,7 +321,7 @@ describe('administrator', () => {
     await filterBy(page, 'UPDATE');
     // The rows of the unfiltered list stay on screen while the filtered ones load: a row picked
     // before they arrive is replaced, and its selection with it.
-    await expect.poll(async () => (await columnTexts(page, 1))[0]).toBe('UPDATE');
+    await expect.poll(async () => (await columnTexts(page, 1))[0]).toBe('Updated');
     await waitForNoLoad(page);
     await page.getByRole('radio').first().check();
     await expectButtons(page.getByRole('toolbar', { name: 'Selected row actions' }).getByRole('button'), [
@@ -348,7 +348,7 @@ describe('administrator', () => {
     await page.getByRole('button', { name: 'History of this record' }).click();
     await page.waitForURL((url) => url.searchParams.get('recordCode') === code);
     await heading(page, 'Audit Logs').waitFor();
-    await expect.poll(async () => new Set(await columnTexts(page, 1))).toContain('UPDATE');
+    await expect.poll(async () => new Set(await columnTexts(page, 1))).toContain('Updated');
   });
 
   it('Audit logs: user, module, action and date filters narrow the list as the API does', async () => {
@@ -356,9 +356,9 @@ describe('administrator', () => {
     const filters = page.getByRole('search', { name: 'Filters' });
     const today = new Date().toISOString().slice(0, 10);
     await filters.getByLabel('Module').click();
-    await page.getByRole('option', { name: 'genders', exact: true }).click();
+    await page.getByRole('option', { name: 'Genders', exact: true }).click();
     await filters.getByLabel('Action').click();
-    await page.getByRole('option', { name: 'CREATE', exact: true }).click();
+    await page.getByRole('option', { name: 'Created', exact: true }).click();
     await filters.getByLabel('From').fill(today);
     await filters.getByLabel('User').fill('ADM');
     await filters.getByLabel('User').press('Enter');
@@ -375,9 +375,11 @@ describe('administrator', () => {
     const answer = (await res.json()) as { total: number; data: unknown[] };
     expect(answer.total).toBeGreaterThan(0);
     await waitForRange(page, `1 - ${Math.min(10, answer.total)} of ${answer.total}`);
-    expect(new Set(await columnTexts(page, 1))).toEqual(new Set(['CREATE']));
-    expect(new Set(await columnTexts(page, 2))).toEqual(new Set(['genders']));
-    expect(new Set(await columnTexts(page, 3))).toEqual(new Set(['admin']));
+    expect(new Set(await columnTexts(page, 1))).toEqual(new Set(['Created']));
+    expect(new Set(await columnTexts(page, 2))).toEqual(new Set(['Genders']));
+    // The record each entry is about, by its module's label and its name.
+    for (const record of await columnTexts(page, 3)) expect(record).toMatch(/^Gender /);
+    expect(new Set(await columnTexts(page, 4))).toEqual(new Set(['admin']));
 
     // The export holds every matching entry, not only the page on screen.
     const [download] = await Promise.all([

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { addDays, localIsoDate } from '@wfc/contract';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { type DateFinding, findDates } from './dateFormats';
 import { seedStaff } from './performance-ui';
 import { apiPost } from './registry-ui';
 import { DESKTOP, describeViolations, PHONE, sharedE2E, watchConsole } from './support/e2e';
@@ -139,7 +140,7 @@ const SCREENS: Screen[] = [
     open: async (p) => {
       await go(p, '/registry/audit-logs?collection=countries');
       await h1(p, 'Audit Logs');
-      await p.getByText('UPDATE', { exact: true }).first().waitFor();
+      await p.getByText('Updated', { exact: true }).first().waitFor();
     },
   },
   {
@@ -311,6 +312,33 @@ describe.each([
     }
     expect(found.join('\n\n')).toBe('');
     expect(watched.errors).toEqual([]);
+    await page.context().close();
+  });
+});
+
+describe('dates on every screen', () => {
+  it('knows a date said another way when it sees one', () => {
+    for (const text of ['Friday', 'November 27', '2026-11-27', '03/11/2022', '29 Oct 2026', 'Nov 27, 20…']) {
+      expect(findDates(`On ${text} then`).map((f) => f.kind)).toContain('foreign');
+    }
+    expect(
+      findDates('Nov 27, 2026, 2:16 AM UTC · Mar 11, 2022 · Oct 2026 · in May').map((f) => f.kind),
+    ).toEqual(['moment', 'date', 'month']);
+  });
+
+  it('are said one way per kind: date, month, and date with time', async () => {
+    const page = await e2e.newPage({ locale: 'en-US', timezoneId: 'Europe/Paris' });
+    await e2e.login(page);
+    const seen: (DateFinding & { screen: string })[] = [];
+    for (const screen of SCREENS) {
+      await screen.open(page);
+      await settled(page);
+      const text = await page.locator('body').innerText();
+      seen.push(...findDates(text).map((f) => ({ ...f, screen: screen.name })));
+    }
+    expect(seen.filter((f) => f.kind === 'foreign')).toEqual([]);
+    // Not vacuous: the screens above show calendar days and moments.
+    expect(new Set(seen.map((f) => f.kind))).toEqual(new Set(['date', 'moment', 'month']));
     await page.context().close();
   });
 });

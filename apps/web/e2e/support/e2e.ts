@@ -27,6 +27,9 @@ export interface NewPageOptions {
   bypassCSP?: boolean;
   /** The system setting the page sees (prefers-color-scheme); Playwright's default is light. */
   colorScheme?: 'light' | 'dark';
+  /** The browser's locale and time zone, which the console's dates follow. */
+  locale?: string;
+  timezoneId?: string;
 }
 
 export interface AxeViolation {
@@ -95,6 +98,8 @@ export async function startE2E(overrides: ServerOverrides = {}): Promise<E2E> {
         bypassCSP: opts.bypassCSP ?? false,
         reducedMotion: 'reduce',
         ...(opts.colorScheme ? { colorScheme: opts.colorScheme } : {}),
+        ...(opts.locale ? { locale: opts.locale } : {}),
+        ...(opts.timezoneId ? { timezoneId: opts.timezoneId } : {}),
       };
       const context = await browser.newContext(contextOptions);
       const page = await context.newPage();

@@ -12,6 +12,7 @@ import { ApiError, errorMessage } from '../api/client';
 import { failureOf } from '../api/retry';
 import { useCan, useUnsavedInput } from '../auth/auth';
 import { DiscardDialog } from '../ui/DiscardDialog';
+import { formatDate } from '../ui/dates';
 import { notify } from '../ui/notify';
 import { visuallyHidden } from '../ui/paging';
 import { RequestError } from '../ui/RequestError';
@@ -31,11 +32,6 @@ import { StaleAlert } from './StaleAlert';
 import { useCellHandlers } from './useCellHandlers';
 import { useGridDraft } from './useGridDraft';
 import { usePerformanceQuery } from './usePerformanceQuery';
-
-const longDate = (iso: string) =>
-  new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeZone: 'UTC' }).format(
-    new Date(`${iso}T12:00:00Z`),
-  );
 
 /** To the charts of every employee's scores over time. */
 function OverviewLink() {
@@ -116,7 +112,7 @@ export default function PerformancePage() {
     null,
   );
 
-  const heading = { title: 'Performance Snapshot', subtitle: `Scores for ${longDate(query.date)}` };
+  const heading = { title: 'Performance Snapshot', subtitle: `Scores for ${formatDate(query.date)}` };
   // With no grid to show, the screen keeps its heading over the failure or the grid's outline.
   if (grid.error || !grid.data) {
     return (

@@ -1,6 +1,6 @@
 import InsightsIcon from '@mui/icons-material/InsightsOutlined';
 import { AuditView } from './audit/AuditView';
-import { auditHeadline } from './audit/auditText';
+import { actionLabel, auditHeadline, auditRecordLabel, moduleLabel } from './audit/auditText';
 import { ProfileForm } from './profile/ProfileForm';
 import { profileChangesSince } from './profile/profileValues';
 import type { ResourceExtensions } from './resourceExtension';
@@ -10,7 +10,17 @@ import { UserSsoPanel } from './user/UserSsoPanel';
 /** Every module's difference from what its definition describes, in one place. */
 export const EXTENSIONS = {
   // The change side by side, and a way to the record it is about, which also names the entry.
-  audit: { form: AuditView, recordName: auditHeadline },
+  // Its list and filters say actions, modules and records in words, as its view does.
+  audit: {
+    form: AuditView,
+    recordName: auditHeadline,
+    cells: {
+      action: (entry) => actionLabel(entry.action),
+      collection: (entry) => moduleLabel(entry.collection),
+      recordCode: auditRecordLabel,
+    },
+    choiceLabels: { action: actionLabel, collection: moduleLabel },
+  },
   // A user manager's view of where the user is signed in, and of their single sign-on.
   user: { viewPanels: { security: UserSecurityPanel, sso: UserSsoPanel } },
   // The picture and the nested address; a delete compares them as the form does.

@@ -34,6 +34,13 @@ export interface ResourceExtension<R> {
    * (an audit entry is called by what it records, not by its action).
    */
   recordName?(row: R): string;
+  /**
+   * List cells said otherwise than their column's value, by column path (an audit entry's module
+   * by the Modules screen's name for it).
+   */
+  cells?: Readonly<Record<string, (row: R) => string>>;
+  /** A list filter's choices said otherwise than their values, by the filter's parameter. */
+  choiceLabels?: Readonly<Record<string, (choice: string) => string>>;
   /** Sections under the record's view, by name, in order. */
   viewPanels?: Readonly<Record<string, ComponentType<ViewPanelProps>>>;
   /** Offered on the record's view after its sub-lists. */

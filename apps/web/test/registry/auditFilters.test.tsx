@@ -32,14 +32,14 @@ describe('the audit log filters', { timeout: SCREEN_TEST_TIMEOUT }, () => {
     );
 
     await user.click(within(filters).getByLabelText('Module'));
-    await user.click(await screen.findByRole('option', { name: 'genders' }));
+    await user.click(await screen.findByRole('option', { name: 'Genders' }));
     await waitFor(() =>
       expect(api.lastCallTo('GetAudits')?.query).toMatchObject({ username: 'ali', collection: 'genders' }),
     );
 
     await user.click(within(filters).getByLabelText('Action'));
     expect(screen.getByRole('option', { name: 'Any' })).toBeTruthy();
-    await user.click(screen.getByRole('option', { name: 'LOGIN_FAILED' }));
+    await user.click(screen.getByRole('option', { name: 'Sign-in failed' }));
     await waitFor(() => expect(api.lastCallTo('GetAudits')?.query).toMatchObject({ action: 'LOGIN_FAILED' }));
 
     const from = within(filters).getByLabelText('From') as HTMLInputElement;

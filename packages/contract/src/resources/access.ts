@@ -136,6 +136,7 @@ export const auditResource = defineResource({
   columns: [
     { path: 'action', label: 'Action', sortable: true },
     { path: 'collection', label: 'Module', sortable: true },
+    { path: 'recordCode', label: 'Record' },
     { path: 'user.username', label: 'User', sortable: true },
     { path: 'createdAt', label: 'Created At', sortable: true, format: 'datetime' },
   ],

@@ -43,7 +43,7 @@ function TrendCharts({ trend }: { trend: PerformanceTrend }) {
           <LineChart
             height={300}
             // Room for the last date's label, centred on the plot's right edge.
-            margin={{ right: 40 }}
+            margin={{ right: 60 }}
             xAxis={[
               {
                 scaleType: 'utc',

@@ -10,6 +10,8 @@ interface Props {
   filters: readonly ListFilterDef[];
   values: Readonly<Record<string, string>>;
   onChange(values: Record<string, string>): void;
+  /** A filter's choices said otherwise than their values, by the filter's parameter. */
+  choiceLabels?: Readonly<Record<string, (choice: string) => string>>;
 }
 
 const ANY = 'Any';
@@ -29,7 +31,7 @@ const filterKey = (values: Readonly<Record<string, string>>) =>
  * A list's own filters beside the keyword (the audit log's user, module, action and dates). A
  * choice or a date applies at once; typed text applies on Enter, as the keyword does.
  */
-export function ListFilters({ filters, values, onChange }: Props) {
+export function ListFilters({ filters, values, onChange, choiceLabels = {} }: Props) {
   const [typed, setTyped] = useState<Record<string, string>>({ ...values });
   // The router commits a navigation as a transition, so a second choice made before the first
   // has rendered would start from stale props: every change starts from the last one sent.
@@ -109,7 +111,7 @@ export function ListFilters({ filters, values, onChange }: Props) {
               <MenuItem value="">{ANY}</MenuItem>
               {f.choices.map((choice) => (
                 <MenuItem key={choice} value={choice}>
-                  {choice}
+                  {choiceLabels[f.param]?.(choice) ?? choice}
                 </MenuItem>
               ))}
             </TextField>

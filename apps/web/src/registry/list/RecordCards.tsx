@@ -5,8 +5,9 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { ResourceDef } from '@wfc/contract';
 import { Fragment, type KeyboardEvent } from 'react';
-import { EMPTY_CELL, formatCell } from '../format';
+import { EMPTY_CELL } from '../format';
 import type { RegistryRecord } from '../queries';
+import { useCellText } from './cellText';
 import type { TableQuery } from './listQuery';
 import type { RecordListProps } from './RecordTable';
 import { useFocusBackOnClear } from './RowActions';
@@ -86,7 +87,8 @@ interface CardProps {
  * The actions beside it stay outside, so that their clicks and keys are only theirs.
  */
 function Card({ def, layout, row, selected, onSelect, onOpen }: CardProps) {
-  const name = layout.title ? formatCell(row, layout.title) : EMPTY_CELL;
+  const cellText = useCellText(def);
+  const name = layout.title ? cellText(row, layout.title) : EMPTY_CELL;
   return (
     <Box
       onClick={onSelect}
@@ -126,7 +128,7 @@ function Card({ def, layout, row, selected, onSelect, onOpen }: CardProps) {
             }}
           >
             {layout.fields.map((col) => {
-              const value = formatCell(row, col);
+              const value = cellText(row, col);
               return (
                 <Fragment key={col.path}>
                   <Typography component="dt" variant="body2" color="text.secondary">

@@ -18,6 +18,7 @@ import { type BackTarget, createPath, useBackTarget, useNavigateWithBack, viewPa
 import { type RegistryRecord, type SubListContext, useRecordQuery } from '../queries';
 import { DeleteRecordDialog } from '../record/DeleteRecordDialog';
 import { fieldsFor, presetFromParent } from '../record/formValues';
+import { useResourceExtension } from '../resourceExtension';
 import type { Option } from '../select/ResourceSelect';
 import { useRecordPermissions } from '../useRecordPermissions';
 import { ExportButton } from './ExportButton';
@@ -80,6 +81,7 @@ interface ListScreenProps {
 function ListScreen({ def, subList, parentCode, title, subtitle, back, crumbs, addPreset }: ListScreenProps) {
   const { query, setQuery, list, rows, total } = useListPage(def, subList, parentCode);
   const allowed = useRecordPermissions(def);
+  const { choiceLabels } = useResourceExtension(def);
   const go = useNavigateWithBack();
   const [selected, setSelected] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<RegistryRecord | null>(null);
@@ -148,6 +150,7 @@ function ListScreen({ def, subList, parentCode, title, subtitle, back, crumbs, a
           {def.filters.length > 0 && (
             <ListFilters
               filters={def.filters}
+              choiceLabels={choiceLabels}
               values={query.filters}
               onChange={(filters) => setQuery(withFilters(query, filters))}
             />
