@@ -3,8 +3,8 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { normalisePermissionName, PERMISSION_CATALOGUE } from '@wfc/contract/permissions';
-import { Fragment, useEffect } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { Fragment, useEffect, useState } from 'react';
+import { useLocation, useNavigate, useNavigationType } from 'react-router';
 import type { AccessDeniedState } from '../auth/accessDenied';
 import { lastPageSeen, notePageRefused } from '../auth/accessDenied';
 
@@ -53,7 +53,12 @@ function MissingPermissions({ missing, anyOf }: { missing: string[]; anyOf: bool
 export function AccessDeniedPage() {
   const navigate = useNavigate();
   const state = (useLocation().state ?? {}) as AccessDeniedState;
-  const refused = state.refused;
+  const navigationType = useNavigationType();
+  // A screen that sent the user here in its own place without saying so (the Modules page with no
+  // module to show) was the last page seen: that one refused.
+  const [refused] = useState(
+    () => state.refused ?? (navigationType === 'REPLACE' ? lastPageSeen() : undefined),
+  );
   const missing = Array.isArray(state.missing) ? state.missing.filter((m) => typeof m === 'string') : [];
   // The refused page is not one the user can see: Go Back never returns to it.
   useEffect(() => {

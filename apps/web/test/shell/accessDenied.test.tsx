@@ -76,4 +76,15 @@ describe('Access Denied', { timeout: 60_000 }, () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/registry'));
     expect(await screen.findByRole('heading', { level: 1, name: 'Registry' })).toBeTruthy();
   });
+
+  it('a screen that refuses by itself (Modules, with no module to show) is not gone back to either', async () => {
+    const user = userEvent.setup();
+    const { router } = renderHistory(['/'], [], []);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, maria' })).toBeTruthy();
+    await router.navigate('/registry');
+    await deniedHeading();
+    await user.click(screen.getByRole('button', { name: 'Go Back' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, maria' })).toBeTruthy();
+  });
 });
