@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TOAST_AUTO_CLOSE_MS } from '../../src/ui/Toasts';
 import { ok, renderRegistry, reply, resetScreensAfterEach, SCREEN_TEST_TIMEOUT } from '../registry/harness';
 import { findLoadedScreen } from '../registry/loaded';
+import { profileRecord } from '../support/profile';
 import { fail, renderApp, resetToasts } from './support';
 
 /*
@@ -69,6 +70,25 @@ describe('lasting feedback after a failure', { timeout: SCREEN_TEST_TIMEOUT }, (
     await pastTheToast();
     await user.click(within(alert).getByRole('button', { name: 'Dismiss' }));
     await waitFor(() => expect(within(form).queryByRole('alert')).toBeNull());
+  });
+
+  it('a failed profile update (multipart) keeps its alert too', async () => {
+    const user = userEvent.setup();
+    renderRegistry('/registry/profile/edit/PROFILE-1', ['VIEW_PROFILES', 'UPDATE_PROFILE'], {
+      GetProfileByCode: ok(profileRecord(), 'Profile fetched successfully'),
+      'ProfilePicture/PROFILE-1/thumbnail': ok(null),
+      UpdateProfile: { statusCode: 413, message: 'The upload is too large' },
+    });
+    const first = (await screen.findByLabelText('First Name')) as HTMLInputElement;
+    await waitFor(() => expect(first.value).toBe('Amelia'));
+    await user.type(first, 'x');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    const form = screen.getByRole('form', { name: 'Update Profile' });
+    const alert = await within(form).findByRole('alert');
+    expect(alert.textContent).toContain('Your changes to this profile were not saved');
+    expect(alert.textContent).toContain('The upload is too large. Nothing was saved');
+    await pastTheToast();
+    expect(within(form).getByRole('alert')).toBe(alert);
   });
 
   it('a refused delete keeps its reason in the dialog, which stays open', async () => {

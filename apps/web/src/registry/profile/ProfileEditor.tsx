@@ -18,6 +18,7 @@ import { RequiredFields } from '../record/fields/required';
 import { RecordDetails } from '../record/RecordDetails';
 import { formTitle, type RecordFormProps } from '../record/RecordScreen';
 import { requiredFields } from '../record/requiredFields';
+import { SaveFailureAlert, useSaveFailure } from '../record/SaveFailure';
 import { SubmitRow } from '../record/SubmitRow';
 import { UNSAVED_FORM_TEXT, useApplyDraft } from '../record/unsaved';
 import { ViewActions } from '../record/ViewActions';
@@ -57,12 +58,17 @@ export function ProfileEditor({ def, mode, code, record, back, picture, pictureE
   const pictureChanged = pictures.changed;
   const draft = useDraft<ProfileValues>();
   const schema = mode === 'create' ? def.createSchema : mode === 'update' ? def.updateSchema : undefined;
-  const { control, handleSubmit, setValue, setError, getValues, reset, formState } = useForm<ProfileValues>({
-    defaultValues: initialProfileValues(base, picture),
-    resolver: schema
-      ? bodyResolver<ProfileValues>(schema, (v) => profileBody(v, mode, code, pictureChanged), pictureErrors)
-      : undefined,
-  });
+  const { control, handleSubmit, setValue, setError, getValues, reset, formState, watch } =
+    useForm<ProfileValues>({
+      defaultValues: initialProfileValues(base, picture),
+      resolver: schema
+        ? bodyResolver<ProfileValues>(
+            schema,
+            (v) => profileBody(v, mode, code, pictureChanged),
+            pictureErrors,
+          )
+        : undefined,
+    });
   // What an empty form is refused on, by the schema and by the picture check alike.
   const required = useMemo(() => {
     if (mode === 'view') return new Set<string>();
@@ -79,17 +85,21 @@ export function ProfileEditor({ def, mode, code, record, back, picture, pictureE
   useWatch({ control, disabled: !conflict });
   const guard = useUnsavedChangesGuard(!readOnly && (formState.isDirty || pictureChanged));
   useUnsavedInput(!readOnly && (formState.isDirty || pictureChanged));
+  // A failed save stays said above the fields until the user edits, submits again or dismisses it.
+  const failed = useSaveFailure(watch);
   const save = useSaveRecord(def, mode, back, {
     multipart: true,
     onFieldErrors: serverErrors.show,
     onConflict,
     onSaved: guard.release,
+    onFailed: failed.onFailed,
   });
 
   /** Validates and sends the form, as an update of `version` (the version the form stands on). */
   const saveAt = (version: number | undefined) =>
     handleSubmit(async (values) => {
       serverErrors.clear();
+      failed.clear();
       await save(profileBody(values, mode, code, pictureChanged, mode === 'update' ? version : undefined));
     });
   const submit = (e?: BaseSyntheticEvent) => saveAt(versionOf(base))(e);
@@ -132,6 +142,7 @@ export function ProfileEditor({ def, mode, code, record, back, picture, pictureE
         <Box component="form" noValidate onSubmit={submit} aria-label={title}>
           <Box sx={{ display: 'flex', flexDirection: 'column', gap: 4 }}>
             {conflictPanel}
+            <SaveFailureAlert def={def} mode={mode} message={failed.failure} onDismiss={failed.clear} />
             <GeneralErrors messages={serverErrors.general} />
             <RequiredFields names={required}>
               <PersonalDetails

@@ -2,11 +2,10 @@ import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import type { FormFieldDef, ResourceDef } from '@wfc/contract';
-import { type BaseSyntheticEvent, useEffect, useMemo, useState } from 'react';
+import { type BaseSyntheticEvent, useMemo, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useUnsavedInput } from '../../auth/auth';
 import { DiscardDialog } from '../../ui/DiscardDialog';
-import { FailureAlert } from '../../ui/FailureAlert';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { useUnsavedChangesGuard } from '../../ui/useUnsavedChangesGuard';
 import { comparedFieldsOf, compareFields, versionOf } from '../conflict/conflict';
@@ -26,6 +25,7 @@ import { RecordDetails } from './RecordDetails';
 import { formTitle, type RecordFormProps, RecordScreen } from './RecordScreen';
 import { RolePermissionsList } from './RolePermissionsList';
 import { requiredFieldsOf } from './requiredFields';
+import { SaveFailureAlert, useSaveFailure } from './SaveFailure';
 import { SubmitRow } from './SubmitRow';
 import { UNSAVED_FORM_TEXT, useApplyDraft } from './unsaved';
 import { ViewActions } from './ViewActions';
@@ -89,25 +89,19 @@ function EntityForm({ def, mode, code, record, back }: RecordFormProps) {
   const guard = useUnsavedChangesGuard(!readOnly && formState.isDirty);
   useUnsavedInput(!readOnly && formState.isDirty);
   // A failed save stays said above the fields until the user edits, submits again or dismisses it.
-  const [failure, setFailure] = useState<string | null>(null);
-  useEffect(() => {
-    const sub = watch((_values, { type }) => {
-      if (type === 'change') setFailure(null);
-    });
-    return () => sub.unsubscribe();
-  }, [watch]);
+  const failed = useSaveFailure(watch);
   const save = useSaveRecord(def, mode, back, {
     onFieldErrors: serverErrors.show,
     onConflict,
     onSaved: guard.release,
-    onFailed: setFailure,
+    onFailed: failed.onFailed,
   });
 
   /** Validates and sends the form, as an update of `version` (the version the form stands on). */
   const saveAt = (version: number | undefined) =>
     handleSubmit(async (values) => {
       serverErrors.clear();
-      setFailure(null);
+      failed.clear();
       await save({ ...bodyOf(values), ...(mode === 'update' ? { version } : {}) });
     });
   const submit = (e?: BaseSyntheticEvent) => saveAt(versionOf(base))(e);
@@ -143,18 +137,7 @@ function EntityForm({ def, mode, code, record, back }: RecordFormProps) {
         <Box component="form" noValidate onSubmit={submit} aria-label={formTitle(def, mode)}>
           <Stack spacing={3}>
             {conflictPanel}
-            {failure && (
-              <FailureAlert
-                title={
-                  mode === 'create'
-                    ? `The ${def.label.toLowerCase()} was not created`
-                    : `Your changes to this ${def.label.toLowerCase()} were not saved`
-                }
-                message={failure}
-                outcome="Nothing was saved; what you entered is still in the form."
-                onDismiss={() => setFailure(null)}
-              />
-            )}
+            <SaveFailureAlert def={def} mode={mode} message={failed.failure} onDismiss={failed.clear} />
             <GeneralErrors messages={serverErrors.general} />
             <RequiredFields names={required}>
               {fields.map((field) => (
