@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { type Logger, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from './client.ts';
 import type { CacheKey, ReadCheck } from './query-cache.ts';
+import { firstRow } from './rows.ts';
 
 export interface Statement {
   sql: string;
@@ -213,8 +214,9 @@ export const analyzeWith =
   (db: Executor): Explain =>
   (statement) =>
     scope.exit(async () => {
-      const result = (await db.execute(
+      const row = await firstRow<Record<string, unknown>>(
+        db,
         sql`explain (analyze, format json) ${bound(statement)}`,
-      )) as unknown as { rows: Record<string, unknown>[] };
-      return result.rows[0]?.['QUERY PLAN'];
+      );
+      return row?.['QUERY PLAN'];
     });

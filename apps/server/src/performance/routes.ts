@@ -20,7 +20,7 @@ import {
 import { getTableName, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Executor } from '../db/client.ts';
-import { rowsOf } from '../db/rows.ts';
+import { exists, rowsOf } from '../db/rows.ts';
 import { employees, performanceMonths, performanceScores, performances, skills } from '../db/schema/index.ts';
 import { badRequest, notFound } from '../http/envelope.ts';
 import { type ApiRoute, allOf, anyOf, defineRoute } from '../http/routes.ts';
@@ -179,11 +179,8 @@ export const performanceRoutes: ApiRoute[] = [
     async handler(ctx) {
       const db = ctx.services.db;
       const employeeCode = ctx.body.employeeCode;
-      const [employee] = await rowsOf<{ one: number }>(
-        db,
-        sql`select 1 as one from employees where employee_code = ${employeeCode}`,
-      );
-      if (!employee) throw notFound(PERFORMANCE_MESSAGES.employeeNotFound);
+      if (!(await exists(db, sql`select 1 from employees where employee_code = ${employeeCode}`)))
+        throw notFound(PERFORMANCE_MESSAGES.employeeNotFound);
       const query = normaliseListQuery(ctx.req.query as Raw, PERFORMANCE_HISTORY_DEFAULTS);
       const sortField = sortFieldOf(query, PERFORMANCE_HISTORY_SORT_FIELDS);
       const first = { employeeCode, keyword: query.keyword, sortField, sortValue: query.sortValue };

@@ -99,7 +99,7 @@ export const performanceMonths = pgTable(
  * Per employee and calendar month (its 1st day): the month's daily averages, each rounded to two
  * decimals, written out as the JSON a trend answers (`{"date":"2026-01-05","daily":7.45}`, comma
  * separated, in date order; empty when none is scored). A year's trend then joins 12 of these
- * instead of building 365 objects. Rewritten with the month's totals (performance/summaries/rollups.ts) by
+ * instead of building 365 objects. Rewritten with the month's totals (performance/summaries/running-sums.ts) by
  * the save and the rebuild; an employee's deletion takes it away (cascade).
  */
 export const performanceMonthDays = pgTable(
@@ -119,7 +119,7 @@ export const performanceMonthDays = pgTable(
  * day (cells without points do not count). A date's skill averages over a month or a year, for
  * every department or one, then read at most 366 x skills rows per department instead of every
  * score. Kept in step in the same transaction as what moves it: a save (its changed cells'
- * deltas, performance/save/save.ts), the rollup rebuild (performance/summaries/rollups.ts), and triggers on
+ * deltas, performance/save/save.ts), the rollup rebuild (performance/summaries/rebuild.ts), and triggers on
  * `employees` for a change of department and a deletion (migration 0011). A row whose count
  * falls to 0 is deleted, so a department or skill with no scores has none.
  */
@@ -280,7 +280,7 @@ export const performanceDepartmentMonths = pgTable(
  * one that moves the average into another bucket, with the bucket it left (`previous`, null on the
  * first). An average changes only on a scored date, and mostly stays in its bucket, so this is a
  * few rows per employee and year. Rewritten from a save's earliest changed date to the end of its
- * year for the saved employees (performance/summaries/rollups.ts).
+ * year for the saved employees (performance/summaries/buckets.ts).
  */
 export const performanceBucketChanges = pgTable(
   'performance_bucket_changes',
