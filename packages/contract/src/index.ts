@@ -8,4 +8,5 @@ export * from './query.ts';
 export * from './resources/index.ts';
 export { lookupSchema, referenceSchema } from './resources/record-parts.ts';
 export * from './return-path.ts';
+export * from './scopes.ts';
 export * from './session.ts';

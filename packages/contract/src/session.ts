@@ -27,6 +27,8 @@ export const sessionUserSchema = z.strictObject({
   ...timestamps,
   /** Whether the user signs in with a second factor (see `role.requireMfa`). */
   mfaEnabled: z.boolean(),
+  /** The employee linked to the user ("me" of the own and team scopes), or null. */
+  employee: z.strictObject({ employeeCode: text, name: text, departmentCode: text }).nullable(),
   session: sessionTimingSchema.optional(),
 });
 

@@ -1,7 +1,7 @@
 import type { SessionUser } from '@wfc/contract';
 import { and, asc, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
-import { permissions, rolePermissions, roles, userMfa, users } from '../db/schema/index.ts';
+import { employees, permissions, rolePermissions, roles, userMfa, users } from '../db/schema/index.ts';
 
 /** The signed-in user's shape (login and GetSession): the user with its role and permissions. */
 export async function loadSessionUsers(db: Executor, userCodes: string[]): Promise<Map<string, SessionUser>> {
@@ -20,16 +20,21 @@ export async function loadSessionUsers(db: Executor, userCodes: string[]): Promi
       mfaEnabledAt: userMfa.enabledAt,
       roleCreatedAt: roles.createdAt,
       roleUpdatedAt: roles.updatedAt,
+      employeeCode: employees.employeeCode,
+      employeeName: employees.name,
+      departmentCode: employees.departmentCode,
     })
     .from(users)
     .innerJoin(roles, eq(roles.roleCode, users.roleCode))
     .leftJoin(userMfa, and(eq(userMfa.userCode, users.userCode), isNotNull(userMfa.enabledAt)))
+    .leftJoin(employees, eq(employees.userCode, users.userCode))
     .where(inArray(users.userCode, userCodes));
   const perms = await db
     .select({
       roleCode: rolePermissions.roleCode,
       permissionCode: permissions.permissionCode,
       permissionName: permissions.permissionName,
+      scope: rolePermissions.scope,
     })
     .from(rolePermissions)
     .innerJoin(permissions, eq(permissions.permissionCode, rolePermissions.permissionCode))
@@ -37,6 +42,7 @@ export async function loadSessionUsers(db: Executor, userCodes: string[]): Promi
     .orderBy(asc(permissions.id));
   const out = new Map<string, SessionUser>();
   for (const r of rows) {
+    const held = perms.filter((p) => p.roleCode === r.roleCode);
     out.set(r.userCode, {
       userCode: r.userCode,
       username: r.username,
@@ -44,6 +50,10 @@ export async function loadSessionUsers(db: Executor, userCodes: string[]): Promi
       createdAt: r.createdAt.toISOString(),
       updatedAt: r.updatedAt.toISOString(),
       mfaEnabled: r.mfaEnabledAt !== null,
+      employee:
+        r.employeeCode && r.employeeName && r.departmentCode
+          ? { employeeCode: r.employeeCode, name: r.employeeName, departmentCode: r.departmentCode }
+          : null,
       role: {
         roleCode: r.roleCode,
         roleName: r.roleName,
@@ -51,9 +61,11 @@ export async function loadSessionUsers(db: Executor, userCodes: string[]): Promi
         requireMfa: r.requireMfa,
         createdAt: r.roleCreatedAt.toISOString(),
         updatedAt: r.roleUpdatedAt.toISOString(),
-        rolePermissions: perms
-          .filter((p) => p.roleCode === r.roleCode)
-          .map((p) => ({ permissionCode: p.permissionCode, permissionName: p.permissionName })),
+        rolePermissions: held.map((p) => ({
+          permissionCode: p.permissionCode,
+          permissionName: p.permissionName,
+        })),
+        permissionScopes: Object.fromEntries(held.map((p) => [p.permissionCode, p.scope])),
       },
     });
   }

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { PERMISSION_SCOPES, type PermissionScope } from '@wfc/contract';
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/client.ts';
 import { newCode } from '../db/codes.ts';
@@ -57,6 +58,8 @@ export interface ActiveSession {
   userCode: string;
   username: string;
   permissions: Set<string>;
+  /** The permissions the role holds for fewer than all records, by name; every other is `all`. */
+  scopes: ReadonlyMap<string, PermissionScope>;
   /** The role requires a second factor the user has not set up: only enrolment is open. */
   mfaSetupRequired: boolean;
 }
@@ -81,6 +84,12 @@ function sessionLookup(db: Database) {
       permissionNames: sql<string[] | null>`(select array_agg(${permissions.permissionName})
         from ${rolePermissions} join ${permissions} on ${permissions.permissionCode} = ${rolePermissions.permissionCode}
         where ${rolePermissions.roleCode} = ${users.roleCode})`,
+      // `NAME:scope` for each permission held for fewer than all records.
+      scopedNames: sql<
+        string[] | null
+      >`(select array_agg(${permissions.permissionName} || ':' || ${rolePermissions.scope})
+        from ${rolePermissions} join ${permissions} on ${permissions.permissionCode} = ${rolePermissions.permissionCode}
+        where ${rolePermissions.roleCode} = ${users.roleCode} and ${rolePermissions.scope} <> 'all')`,
       mfaSetupRequired: sql<boolean>`(${roles.requireMfa} and not exists (select 1 from ${userMfa}
         where ${userMfa.userCode} = ${users.userCode} and ${userMfa.enabledAt} is not null))`,
     })
@@ -130,8 +139,20 @@ export async function resolveSession(
     userCode: row.userCode,
     username: row.username,
     permissions: new Set(row.permissionNames ?? []),
+    scopes: scopesOf(row.scopedNames ?? []),
     mfaSetupRequired: row.mfaSetupRequired,
   };
+}
+
+/** Pure: `NAME:scope` pairs as a map from permission name to scope; anything else is left out. */
+export function scopesOf(pairs: readonly string[]): Map<string, PermissionScope> {
+  const out = new Map<string, PermissionScope>();
+  for (const pair of pairs) {
+    const at = pair.lastIndexOf(':');
+    const scope = PERMISSION_SCOPES.find((s) => s === pair.slice(at + 1));
+    if (at > 0 && scope) out.set(pair.slice(0, at), scope);
+  }
+  return out;
 }
 
 export const revokeSession = (db: Executor, idHash: string) =>

@@ -3,7 +3,7 @@ import { and, desc, sql } from 'drizzle-orm';
 import { csvFile } from '../http/csv.ts';
 import type { SessionContext } from '../http/routes.ts';
 import { filterCondition, prepareList } from './list-query.ts';
-import { fetchRecords, matchingValues } from './read.ts';
+import { fetchRecords, matchingValues, reach } from './read.ts';
 import type { Row, ServerResource } from './server-resource.ts';
 
 /** Records read per step of an export: one bounded page at a time, however many match. */
@@ -32,7 +32,8 @@ export async function exportRecords(res: ServerResource, ctx: SessionContext<unk
   const query = ctx.query;
   const matching = query.keyword ? await matchingValues(db, res, query.keyword) : undefined;
   const { keyword } = prepareList(res, { ...query, sortField: '_id' }, { matching });
-  const where = and(keyword, filterCondition(res, res.def.filters, query.filters));
+  const scoped = reach(res, ctx.session, [res.def.permissions.view]).where;
+  const where = and(keyword, filterCondition(res, res.def.filters, query.filters), scoped);
   const shape = { ...res.shape, [EXPORT_ID]: res.idColumn };
   const columns = res.def.exportColumns;
   async function* lines() {

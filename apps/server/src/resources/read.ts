@@ -1,6 +1,7 @@
 import type { ParsedListQuery } from '@wfc/contract';
 import { and, count, eq, getTableName, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { type ScopedCaller, scopeCondition, widestScope } from '../auth/scopes.ts';
 import type { Executor } from '../db/client.ts';
 import { escapeLike } from '../db/like.ts';
 import type { CacheKey, QueryCache } from '../db/query-cache.ts';
@@ -77,8 +78,9 @@ export async function fetchRecords(db: Executor, res: ServerResource, opts: Fetc
   return { records };
 }
 
-export async function fetchOne(db: Executor, res: ServerResource, code: string) {
-  const { records } = await fetchRecords(db, res, { where: eq(res.codeColumn, code), limit: 1 });
+/** One record by code, or undefined; `scoped` narrows it to what the caller reaches. */
+export async function fetchOne(db: Executor, res: ServerResource, code: string, scoped?: SQL) {
+  const { records } = await fetchRecords(db, res, { where: and(eq(res.codeColumn, code), scoped), limit: 1 });
   if (records[0] && res.attach) await res.attach(db, records, { populate: true });
   return records[0];
 }
@@ -86,7 +88,10 @@ export async function fetchOne(db: Executor, res: ServerResource, code: string) 
 /** Every table a list of `res` may read: a cached page or total is reused while none changes. */
 function listTables(res: ServerResource, filter?: ParentFilter): string[] {
   const tables: PgTable[] = [res.table, ...res.joins.map((j) => j.table), ...(res.reads ?? [])];
-  return [...new Set([...tables, ...(filter?.reads ?? [])].map((t) => getTableName(t)))];
+  const names = [...tables, ...(filter?.reads ?? [])].map((t) => getTableName(t));
+  // A scoped caller's lists read the scope's tables too; a cached page of anyone's may as well
+  // depend on them, since they change rarely.
+  return [...new Set([...names, ...(res.scope?.reads ?? [])])];
 }
 
 /** Definitions never change, so each list's tables are worked out once (every request asks). */
@@ -184,11 +189,34 @@ export async function matchingValues(db: Executor, res: ServerResource, keyword:
  * cache keys: the caller's permissions, since two callers holding different ones see different
  * pages.
  */
-function listFlags(res: ServerResource, on: ReadonlySet<string>, held: ReadonlySet<string>) {
+function listFlags(res: ServerResource, on: ReadonlySet<string>, caller: ScopedCaller) {
   const flags = (res.listFlags ?? []).filter((f) => on.has(f.param));
   if (!flags.length) return { key: '', where: undefined };
-  const key = `${flags.map((f) => f.param).join(',')}:${[...held].sort().join(',')}`;
-  return { key, where: and(...flags.map((f) => f.where(held))) };
+  const held = caller.permissions;
+  const scoped = [...caller.scopes].map(([name, scope]) => `${name}:${scope}`);
+  const key = `${flags.map((f) => f.param).join(',')}:${[...held, ...scoped].sort().join(',')}`;
+  return { key, where: and(...flags.map((f) => f.where(held, caller.scopes))) };
+}
+
+/**
+ * What a caller reaches of a module through `permissions` (the widest of those they hold): the
+ * condition on its records, and what names it in cache keys (null for all records, else the
+ * scope and the caller, whose team or own records they are).
+ */
+export function reach(
+  res: ServerResource,
+  caller: ScopedCaller,
+  permissions: readonly (string | undefined)[],
+) {
+  const scope = widestScope(
+    caller,
+    permissions.flatMap((p) => p ?? []),
+  );
+  return {
+    scope,
+    where: scopeCondition(res.scope, scope, caller.userCode),
+    key: scope === 'all' ? null : `${scope}:${caller.userCode}`,
+  };
 }
 
 interface ListFilter {
@@ -212,16 +240,21 @@ export async function listRecords(
 ) {
   const fullView = ctx.session.permissions.has(res.def.permissions.view);
   const { flags: on, ...asked } = ctx.query;
-  const flags = listFlags(res, on, ctx.session.permissions);
+  const flags = listFlags(res, on, ctx.session);
+  // A selector's view (names only, granted by a form's permissions) reaches every record; the
+  // full view only what the caller's VIEW permission reaches (docs/product.md section 6).
+  const scoped = fullView
+    ? reach(res, ctx.session, [res.def.permissions.view])
+    : { where: undefined, key: null };
   const request: PageRequest = {
     res,
     db: ctx.services.db,
     cache: ctx.services.cache,
     tables: cachedListTables(res, filter?.sub),
     // What is listed, for whom and how filtered: a page's key adds the query, a total's the keyword.
-    scope: [res.def.key, fullView ? 'full' : 'lookup', filter?.key ?? null, flags.key || null],
+    scope: [res.def.key, fullView ? 'full' : 'lookup', filter?.key ?? null, flags.key || null, scoped.key],
     fullView,
-    parentWhere: filter?.where,
+    parentWhere: and(filter?.where, scoped.where),
     flagsWhere: flags.where,
   };
   const page = await request.cache.get(['list', ...request.scope, asked], request.tables, () =>

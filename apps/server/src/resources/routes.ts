@@ -8,14 +8,14 @@ import {
   recordVersion,
   withArticle,
 } from '@wfc/contract';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { exists } from '../db/rows.ts';
 import { notFound } from '../http/envelope.ts';
 import { registerUniqueMessage } from '../http/errors.ts';
 import { type ApiRoute, anyOf, defineRoute } from '../http/routes.ts';
 import { exportRecords } from './export.ts';
-import { fetchOne, fetchRecords, listRecords } from './read.ts';
+import { fetchOne, fetchRecords, listRecords, reach } from './read.ts';
 import type { AltGetter, AnyResourceDef, ParentFilter, ServerResource } from './server-resource.ts';
 import { createRecord, deleteRecord, updateRecord, type Versioned } from './write.ts';
 
@@ -101,7 +101,9 @@ function readRoutes(res: ServerResource, list: Listing): ApiRoute[] {
       body: codeBody(def.code),
       response: def.recordSchema,
       async handler(ctx) {
-        const record = await fetchOne(ctx.services.db, res, ctx.body);
+        // A record beyond the caller's reach is not found, in the words of one that does not exist.
+        const { where } = reach(res, ctx.session, [def.permissions.view, def.permissions.update]);
+        const record = await fetchOne(ctx.services.db, res, ctx.body, where);
         if (!record) throw notFound(def.messages.notFound);
         return { message: def.messages.fetched, data: record };
       },
@@ -175,8 +177,9 @@ function getterRoute(res: ServerResource, getter: AltGetter): ApiRoute {
     body: codeBody(getter.param),
     response: def.recordSchema,
     async handler(ctx) {
+      const { where } = reach(res, ctx.session, [def.permissions.view]);
       const { records } = await fetchRecords(ctx.services.db, res, {
-        where: eq(getter.column, ctx.body),
+        where: and(eq(getter.column, ctx.body), where),
         limit: 1,
       });
       if (!records[0]) throw notFound(def.messages.notFound);

@@ -1,8 +1,9 @@
-import type { BodyPathOf, RecordPathOf, ResourceDef, ResourceKey } from '@wfc/contract';
+import type { BodyPathOf, PermissionScope, RecordPathOf, ResourceDef, ResourceKey } from '@wfc/contract';
 import { eq, getTableColumns, is, type SQL } from 'drizzle-orm';
 import { type AnyPgColumn, PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { AuditActor } from '../audit/recorder.ts';
+import type { ScopeRelation } from '../auth/scopes.ts';
 import type { Executor } from '../db/client.ts';
 import type { UploadedFile } from '../http/multipart.ts';
 import type { Services } from '../services.ts';
@@ -63,6 +64,10 @@ export interface WriteContext<P = unknown> {
    * may hand on to others (delegation checks).
    */
   permissions: ReadonlySet<string>;
+  /** The permissions the actor's role holds for fewer than all records (delegation compares them). */
+  scopes: ReadonlyMap<string, PermissionScope>;
+  /** How far the actor holds the permission this write needs. */
+  scope: PermissionScope;
   sessionIdHash: string;
   /** What `prepare` returned for this request. */
   prepared?: P;
@@ -89,7 +94,7 @@ export interface ParentFilter extends ParentCondition {
 export interface ListFlag {
   param: string;
   /** The condition for a caller holding `permissions`; undefined when it leaves nothing out. */
-  where(permissions: ReadonlySet<string>): SQL | undefined;
+  where(permissions: ReadonlySet<string>, scopes: ReadonlyMap<string, PermissionScope>): SQL | undefined;
 }
 
 /** Looks one record up by another unique key (GetProfileByUserCode, ...). */
@@ -195,6 +200,12 @@ export interface ServerResourceSpec<D extends AnyResourceDef, P = unknown> exten
   parentConditions?: Partial<Record<ResourceKey, ParentCondition>>;
   getters?: AltGetter[];
   listFlags?: ListFlag[];
+  /**
+   * How a record relates to the signed-in user, for the permissions on this module a role holds
+   * for `team` or `own` records only (`SCOPABLE_PERMISSIONS`): the engine adds its condition to
+   * every list, total, view, sub-list, export and write of such a caller.
+   */
+  scope?: ScopeRelation;
 }
 
 /**

@@ -1,13 +1,14 @@
-import { count, eq, sql } from 'drizzle-orm';
+import { type PermissionScope, withArticle } from '@wfc/contract';
+import { and, count, eq, type SQL, sql } from 'drizzle-orm';
 import { lastChanges } from '../audit/history.ts';
 import { recordAudit } from '../audit/recorder.ts';
 import type { Executor } from '../db/client.ts';
 import { newCode } from '../db/codes.ts';
 import { exists } from '../db/rows.ts';
-import { badRequest, conflict, notFound, staleWrite } from '../http/envelope.ts';
+import { ApiError, badRequest, conflict, notFound, staleWrite } from '../http/envelope.ts';
 import type { SessionContext } from '../http/routes.ts';
 import { tableColumnNames } from './list-query.ts';
-import { fetchOne } from './read.ts';
+import { fetchOne, reach } from './read.ts';
 import type {
   AnyResourceDef,
   Dependent,
@@ -27,13 +28,49 @@ export interface Versioned {
  * audit's `before` is what this change really replaced, and a delete's reference check cannot be
  * overtaken by a new reference.
  */
-async function lockedRecord(tx: Executor, res: ServerResource, code: string) {
+async function lockedRecord(tx: Executor, res: ServerResource, code: string, scoped: SQL | undefined) {
   const [row] = await tx
     .select({ id: res.idColumn })
     .from(res.table)
-    .where(eq(res.codeColumn, code))
+    .where(and(eq(res.codeColumn, code), scoped))
     .for('update');
   return row ? fetchOne(tx, res, code) : undefined;
+}
+
+type Verb = 'create' | 'change' | 'delete';
+
+/**
+ * The refusal of a write beyond the caller's reach. It names the module only, and a caller gets
+ * it for a record that does not exist too, so it tells nothing of any record they cannot see.
+ */
+export const outOfReach = (res: ServerResource, verb: Verb) =>
+  new ApiError(
+    403,
+    verb === 'create'
+      ? `You cannot create ${withArticle(res.def.label.toLowerCase())} outside the records your role reaches`
+      : `You cannot ${verb} this ${res.def.label.toLowerCase()}: it is outside the records your role reaches`,
+  );
+
+/** What the caller reaches with the permission a write needs: its scope and its condition. */
+function writeReach(res: ServerResource, ctx: SessionContext, permission: string | undefined) {
+  const { scope, where } = reach(res, ctx.session, [permission]);
+  return { scope: scope ?? 'all', where };
+}
+
+/** Refuses, inside the transaction, a write whose result lies outside what the caller reaches. */
+async function assertWithinReach(
+  tx: Executor,
+  res: ServerResource,
+  code: string,
+  scoped: SQL | undefined,
+  verb: Verb,
+) {
+  if (!scoped) return;
+  const found = await exists(
+    tx,
+    sql`select from ${res.table} where ${and(eq(res.codeColumn, code), scoped)}`,
+  );
+  if (!found) throw outOfReach(res, verb);
 }
 
 async function checkRefs(res: ServerResource, tx: Executor, input: object) {
@@ -58,12 +95,19 @@ function defaultRow(res: ServerResource, input: object): Row {
 /** A browser sends an empty file part when no file was chosen: that is no file. */
 const uploadOf = (ctx: SessionContext) => ctx.files?.find((f) => f.data.length > 0);
 
-function writeContext(ctx: SessionContext, tx: Executor, prepared?: unknown): WriteContext {
+function writeContext(
+  ctx: SessionContext,
+  tx: Executor,
+  scope: PermissionScope,
+  prepared?: unknown,
+): WriteContext {
   return {
     tx,
     services: ctx.services,
     actor: ctx.actor,
     permissions: ctx.session.permissions,
+    scopes: ctx.session.scopes,
+    scope,
     sessionIdHash: ctx.session.idHash,
     upload: uploadOf(ctx),
     prepared,
@@ -107,9 +151,16 @@ async function staleVersion(tx: Executor, res: ServerResource, code: string, cur
  * The record a write is based on, locked. One that no longer exists is a 404, or stale (with no
  * record) when the caller named the version it read.
  */
-async function existingRecord(tx: Executor, res: ServerResource, code: string, version: number | undefined) {
-  const before = await lockedRecord(tx, res, code);
+async function existingRecord(
+  tx: Executor,
+  res: ServerResource,
+  code: string,
+  version: number | undefined,
+  scoped: { where: SQL | undefined; verb: Verb },
+) {
+  const before = await lockedRecord(tx, res, code, scoped.where);
   if (before) return before;
+  if (scoped.where) throw outOfReach(res, scoped.verb);
   throw version === undefined
     ? notFound(res.def.messages.notFound)
     : await staleVersion(tx, res, code, before);
@@ -134,8 +185,9 @@ export async function createRecord<D extends AnyResourceDef>(
   ctx: SessionContext<InputOf<D>>,
 ) {
   const prepared = await res.prepare?.(ctx.body, uploadOf(ctx), 'create');
+  const reached = writeReach(res, ctx, res.def.permissions.create);
   return ctx.services.db.transaction(async (tx) => {
-    const wctx = writeContext(ctx, tx, prepared);
+    const wctx = writeContext(ctx, tx, reached.scope, prepared);
     await res.authorize?.(ctx.body, wctx);
     await checkRefs(res, tx, ctx.body);
     await res.validate?.(ctx.body, wctx);
@@ -143,6 +195,7 @@ export async function createRecord<D extends AnyResourceDef>(
     const row = res.toRow ? await res.toRow(ctx.body, wctx) : defaultRow(res, ctx.body);
     await tx.insert(res.table).values({ ...row, [res.def.code]: code });
     await res.afterWrite?.(code, ctx.body, wctx);
+    await assertWithinReach(tx, res, code, reached.where, 'create');
     const after = await fetchOne(tx, res, code);
     await recordAudit(tx, {
       action: 'CREATE',
@@ -161,10 +214,14 @@ export async function updateRecord<D extends AnyResourceDef>(
 ) {
   const code = codeIn(res, ctx.body);
   const prepared = await res.prepare?.(ctx.body, uploadOf(ctx), 'update');
+  const reached = writeReach(res, ctx, res.def.permissions.update);
   return ctx.services.db.transaction(async (tx) => {
     const asked: Versioned = ctx.body;
-    const before = await existingRecord(tx, res, code, asked.version);
-    const wctx = writeContext(ctx, tx, prepared);
+    const before = await existingRecord(tx, res, code, asked.version, {
+      where: reached.where,
+      verb: 'change',
+    });
+    const wctx = writeContext(ctx, tx, reached.scope, prepared);
     await res.authorize?.(ctx.body, wctx, before);
     await assertCurrent(tx, res, code, before, asked.version);
     await checkRefs(res, tx, ctx.body);
@@ -176,6 +233,8 @@ export async function updateRecord<D extends AnyResourceDef>(
       : row;
     if (Object.keys(set).length) await tx.update(res.table).set(set).where(eq(res.codeColumn, code));
     await res.afterWrite?.(code, ctx.body, wctx, before);
+    // Moving a record out of reach (an employee to another team) is changing it beyond reach.
+    await assertWithinReach(tx, res, code, reached.where, 'change');
     const after = await fetchOne(tx, res, code);
     const notes = res.auditNotes?.(ctx.body);
     await recordAudit(tx, {
@@ -192,9 +251,10 @@ export async function updateRecord<D extends AnyResourceDef>(
 
 export async function deleteRecord(res: ServerResource, ctx: SessionContext<{ code: string } & Versioned>) {
   const { code, version } = ctx.body;
+  const reached = writeReach(res, ctx, res.def.permissions.delete);
   return ctx.services.db.transaction(async (tx) => {
-    const before = await existingRecord(tx, res, code, version);
-    const wctx = writeContext(ctx, tx);
+    const before = await existingRecord(tx, res, code, version, { where: reached.where, verb: 'delete' });
+    const wctx = writeContext(ctx, tx, reached.scope);
     await res.authorize?.(undefined, wctx, before);
     await assertCurrent(tx, res, code, before, version);
     const blockers = await referencesTo(tx, res.dependents ?? [], code);

@@ -11,6 +11,7 @@ export function sessionUser(permissions: string[], username = 'tester'): Session
     createdAt: '2024-01-01T00:00:00.000Z',
     updatedAt: '2024-01-01T00:00:00.000Z',
     mfaEnabled: false,
+    employee: null,
     role: {
       roleCode: 'ROLE-TEST',
       roleName: 'Tester',
@@ -19,6 +20,7 @@ export function sessionUser(permissions: string[], username = 'tester'): Session
       createdAt: '2024-01-01T00:00:00.000Z',
       updatedAt: '2024-01-01T00:00:00.000Z',
       rolePermissions: permissions.map((p, i) => ({ permissionCode: `PERM-${i}`, permissionName: p })),
+      permissionScopes: Object.fromEntries(permissions.map((_, i) => [`PERM-${i}`, 'all'])),
     },
   };
 }

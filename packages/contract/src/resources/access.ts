@@ -10,6 +10,7 @@ import {
   requiredText,
 } from '../fields.ts';
 import { ALL_PERMISSION_NAMES } from '../permissions.ts';
+import { permissionScopeSchema, permissionScopesSchema } from '../scopes.ts';
 import { defineResource, selectField, TIMESTAMP_COLUMNS } from './define.ts';
 import { nullableText, referenceSchema, text, timestamp, versioned } from './record-parts.ts';
 
@@ -29,6 +30,8 @@ export const roleRecordSchema = z.strictObject({
   /** Its users must sign in with a second factor (docs/product.md, My account). */
   requireMfa: z.boolean(),
   rolePermissions: z.array(permissionRefSchema),
+  /** How far the role holds each of its permissions, by permission code (`all` where unscopable). */
+  permissionScopes: z.record(text, permissionScopeSchema),
   ...versioned,
 });
 
@@ -209,6 +212,8 @@ const roleFields = {
   roleName: requiredText('Role name', 100),
   roleDescription: optionalText('Role description', 500),
   rolePermissions: codeList('Role permissions'),
+  /** By permission code; a permission it does not name is held for all records. */
+  permissionScopes: permissionScopesSchema.optional().transform((s) => s ?? {}),
   requireMfa: optionalSwitch,
 };
 export const roleCreateSchema = z.object(roleFields);

@@ -174,6 +174,30 @@ export const profileUpdateSchema = z.object({
   isProfilePictureChanged: formBoolean,
 });
 
+/**
+ * The fields of their own profile a person may change on My profile, where their role holds
+ * UPDATE_PROFILE for `own` records only (docs/product.md section 6): the company's choice, made
+ * here alone. The server refuses an own-scope update that changes any other field.
+ */
+export const SELF_SERVICE_PROFILE_FIELDS = [
+  'phoneNumber',
+  'address',
+  'social',
+  'notification',
+  'profilePicture',
+] as const satisfies readonly (keyof typeof profileFields | 'profilePicture')[];
+
+/** The fields of a profile update body that My profile shows read-only. */
+export const SELF_SERVICE_READ_ONLY_FIELDS = [
+  'firstName',
+  'lastName',
+  'dob',
+  'genderCode',
+] as const satisfies readonly Exclude<
+  keyof typeof profileFields,
+  (typeof SELF_SERVICE_PROFILE_FIELDS)[number]
+>[];
+
 export const profileResource = defineResource({
   key: 'profile',
   recordSchema: profileRecordSchema,

@@ -1,11 +1,17 @@
 import { z } from 'zod';
-import { codeRef, optionalText, requiredText } from '../fields.ts';
+import { codeList, codeRef, optionalText, requiredText } from '../fields.ts';
 import { defineResource, TIMESTAMP_COLUMNS } from './define.ts';
 import { nullableText, text, versioned } from './record-parts.ts';
 
 export const genderRecordSchema = z.strictObject({ genderCode: text, genderName: text, ...versioned });
 
-export const departmentRecordSchema = z.strictObject({ departmentCode: text, name: text, ...versioned });
+export const departmentRecordSchema = z.strictObject({
+  departmentCode: text,
+  name: text,
+  /** The employees who manage it: their team is its employees (docs/product.md section 6). */
+  managers: z.array(z.strictObject({ employeeCode: text, name: text })),
+  ...versioned,
+});
 
 export const skillRecordSchema = z.strictObject({
   skillCode: text,
@@ -29,7 +35,10 @@ export const genderResource = defineResource({
   formFields: [{ name: 'genderName', label: 'Gender Name', kind: 'text' }],
 });
 
-export const departmentCreateSchema = z.object({ name: requiredText('Name', 100) });
+export const departmentCreateSchema = z.object({
+  name: requiredText('Name', 100),
+  managerCodes: codeList('Managers', 50),
+});
 export const departmentUpdateSchema = departmentCreateSchema.extend({
   departmentCode: codeRef('Department code'),
 });
@@ -44,7 +53,18 @@ export const departmentResource = defineResource({
   createSchema: departmentCreateSchema,
   updateSchema: departmentUpdateSchema,
   columns: [{ path: 'name', label: 'Name', sortable: true }, ...TIMESTAMP_COLUMNS],
-  formFields: [{ name: 'name', label: 'Name', kind: 'text' }],
+  formFields: [
+    { name: 'name', label: 'Name', kind: 'text' },
+    {
+      name: 'managerCodes',
+      label: 'Managers',
+      kind: 'multiselect',
+      source: 'employee',
+      valuePath: 'managers[].employeeCode',
+      labelPath: 'managers[].name',
+      help: 'Managers see and score the employees of this department, as far as their role allows.',
+    },
+  ],
 });
 
 export const skillCreateSchema = z.object({

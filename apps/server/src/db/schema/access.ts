@@ -1,4 +1,4 @@
-import { SSO_LINKING } from '@wfc/contract';
+import { PERMISSION_SCOPES, SSO_LINKING } from '@wfc/contract';
 import {
   bigint,
   boolean,
@@ -53,6 +53,8 @@ export const rolePermissions = pgTable(
     permissionCode: text('permission_code')
       .notNull()
       .references(() => permissions.permissionCode, { onDelete: 'cascade' }),
+    /** How far the role holds the permission (`PERMISSION_SCOPES`); `all` for every unscopable one. */
+    scope: text('scope', { enum: PERMISSION_SCOPES }).notNull().default('all'),
   },
   (t) => [
     primaryKey({ columns: [t.roleCode, t.permissionCode] }),

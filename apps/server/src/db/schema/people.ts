@@ -6,6 +6,7 @@ import {
   index,
   integer,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -42,6 +43,26 @@ export const employees = pgTable(
     index('employees_name_trgm').using('gin', trgm(t.name)),
     index('employees_employee_id_trgm').using('gin', trgm(t.employeeId)),
     index('employees_name').on(t.name),
+  ],
+);
+
+/**
+ * The employees who manage a department: a manager's team is the department's employees
+ * (docs/product.md section 6). Looked up by manager (whose team?) and by department (its record).
+ */
+export const departmentManagers = pgTable(
+  'department_managers',
+  {
+    departmentCode: text('department_code')
+      .notNull()
+      .references(() => departments.departmentCode, { onDelete: 'cascade' }),
+    employeeCode: text('employee_code')
+      .notNull()
+      .references(() => employees.employeeCode, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.departmentCode, t.employeeCode] }),
+    index('department_managers_employee').on(t.employeeCode, t.departmentCode),
   ],
 );
 

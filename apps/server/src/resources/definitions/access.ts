@@ -3,12 +3,17 @@ import {
   auditResource,
   holdsEveryPermission,
   ownAccountRefusal,
+  PERMISSION_SCOPES,
+  type PermissionScope,
   permissionResource,
   roleResource,
+  scopeCovers,
+  scopeRefusal,
   userResource,
 } from '@wfc/contract';
-import { and, asc, eq, inArray, ne, notInArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, notInArray, or, sql } from 'drizzle-orm';
 import { hashPassword } from '../../auth/passwords.ts';
+import { heldScope, type ScopedCaller } from '../../auth/scopes.ts';
 import { revokeOtherSessions } from '../../auth/sessions.ts';
 import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from '../../config/common-passwords.ts';
 import type { Executor } from '../../db/client.ts';
@@ -22,7 +27,7 @@ import {
   users,
 } from '../../db/schema/index.ts';
 import { ApiError, badRequest, conflict } from '../../http/envelope.ts';
-import { defineServerResource, type Row, textAt } from '../server-resource.ts';
+import { defineServerResource, fieldsAt, type Row, textAt, type WriteContext } from '../server-resource.ts';
 
 export const permissions$ = defineServerResource({
   def: permissionResource,
@@ -91,40 +96,78 @@ export async function assertSomeoneManagesRoles(tx: Executor, exceptUserCode?: s
 
 const forbidden = (message: string) => new ApiError(403, message);
 
+/** The names of these permission codes, by code; unknown codes are left out. */
+async function permissionNames(tx: Executor, codes: readonly string[]) {
+  if (codes.length === 0) return new Map<string, string>();
+  const found = await tx
+    .select({ code: permissions.permissionCode, name: permissions.permissionName })
+    .from(permissions)
+    .where(inArray(permissions.permissionCode, [...codes]));
+  return new Map(found.map((f) => [f.code, f.name]));
+}
+
 /**
- * The permission names of a role. The role's row is share-locked until the transaction ends: a
- * concurrent UpdateRole (which locks it for update) cannot widen the role between this check and
- * the change that relied on it.
+ * The permissions of a role with their scopes. The role's row is share-locked until the
+ * transaction ends: a concurrent UpdateRole (which locks it for update) cannot widen the role
+ * between this check and the change that relied on it.
  */
-async function lockedRoleGrants(tx: Executor, roleCode: string): Promise<string[]> {
+async function lockedRoleGrants(tx: Executor, roleCode: string) {
   await tx.select({ one: sql`1` }).from(roles).where(eq(roles.roleCode, roleCode)).for('share');
-  const rows = await tx
-    .select({ name: permissions.permissionName })
+  return tx
+    .select({ name: permissions.permissionName, scope: rolePermissions.scope })
     .from(rolePermissions)
     .innerJoin(permissions, eq(permissions.permissionCode, rolePermissions.permissionCode))
     .where(eq(rolePermissions.roleCode, roleCode));
-  return rows.map((r) => r.name);
 }
 
-/** Every permission of the role is held: the role is within the actor's reach. */
-async function withinReach(tx: Executor, roleCode: string, held: ReadonlySet<string>) {
-  return (await lockedRoleGrants(tx, roleCode)).every((name) => held.has(name));
+/** The actor as the delegation rules see it: what they hold, and how far. */
+const delegator = (ctx: WriteContext): ScopedCaller => ({
+  userCode: ctx.actor.userCode,
+  permissions: ctx.permissions,
+  scopes: ctx.scopes,
+});
+
+/** Pure: the actor holds every permission for all records, and so may give anything. */
+const holdsEverything = (caller: ScopedCaller) =>
+  holdsEveryPermission(caller.permissions) && caller.scopes.size === 0;
+
+/** Pure: the actor holds `name` at least as far as `scope` (delegation: `all` > `team` > `own`). */
+function mayGive(caller: ScopedCaller, name: string, scope: PermissionScope) {
+  const held = heldScope(caller, name);
+  return held !== null && scopeCovers(held, scope);
 }
 
-/** Roles none of whose permissions is missing from `held`. */
-const assignableRoles = (held: ReadonlySet<string>) =>
-  sql`not exists (select 1 from ${rolePermissions} join ${permissions}
+/** Every permission of the role is held, each at least as far: the role is within the actor's reach. */
+async function withinReach(tx: Executor, roleCode: string, caller: ScopedCaller) {
+  return (await lockedRoleGrants(tx, roleCode)).every((g) => mayGive(caller, g.name, g.scope));
+}
+
+/** Roles none of whose permissions the caller lacks, or holds less far than the role. */
+function assignableRoles(caller: ScopedCaller) {
+  const widerThanHeld = [...caller.scopes].map(([name, scope]) =>
+    and(
+      eq(permissions.permissionName, name),
+      notInArray(
+        rolePermissions.scope,
+        PERMISSION_SCOPES.filter((s) => scopeCovers(scope, s)),
+      ),
+    ),
+  );
+  return sql`not exists (select 1 from ${rolePermissions} join ${permissions}
     on ${permissions.permissionCode} = ${rolePermissions.permissionCode}
     where ${rolePermissions.roleCode} = ${roles.roleCode}
-    and ${notInArray(permissions.permissionName, [...held])})`;
+    and ${or(notInArray(permissions.permissionName, [...caller.permissions]), ...widerThanHeld)})`;
+}
 
-/** The codes of the permissions a fetched role holds. */
-function heldCodes(role: Row | undefined): Set<string> {
+/** The scopes of the permissions a fetched role holds, by code. */
+function heldScopes(role: Row | undefined): Map<string, PermissionScope> {
   const list = role?.rolePermissions;
-  return new Set(
+  const scopes = new Map(Object.entries(fieldsAt(role ?? {}, 'permissionScopes')));
+  return new Map(
     (Array.isArray(list) ? list : []).flatMap((p: unknown) => {
       const code = textAt(p !== null && typeof p === 'object' ? { ...p } : undefined, 'permissionCode');
-      return code ? [code] : [];
+      const scope = PERMISSION_SCOPES.find((s) => s === scopes.get(code ?? ''));
+      return code ? [[code, scope ?? 'all'] as const] : [];
     }),
   );
 }
@@ -141,51 +184,66 @@ export const roles$ = defineServerResource({
   listFlags: [
     {
       param: ASSIGNABLE_FLAG,
-      where: (held) => (holdsEveryPermission(held) ? undefined : assignableRoles(held)),
+      where: (held, scopes) => {
+        const caller = { userCode: '', permissions: held, scopes };
+        return holdsEverything(caller) ? undefined : assignableRoles(caller);
+      },
     },
   ],
   async toRow(input) {
     return { roleName: input.roleName, roleDescription: input.roleDescription, requireMfa: input.requireMfa };
   },
   /**
-   * Only permissions the actor holds may be added. Those the role already has stay even when
-   * the actor lacks them (editing its name must not strip them), and removing is always allowed.
+   * Only permissions the actor holds may be added, and none at a wider scope than the actor holds
+   * it. Those the role already has stay even when the actor lacks them (editing its name must not
+   * strip them), and removing or narrowing is always allowed.
    */
-  async authorize(input, { tx, permissions: held }, existing) {
-    if (!input || holdsEveryPermission(held)) return;
-    const had = heldCodes(existing);
-    const added = [...new Set(input.rolePermissions)].filter((c) => !had.has(c));
-    if (added.length === 0) return;
+  async authorize(input, ctx, existing) {
+    const caller = delegator(ctx);
+    if (!input || holdsEverything(caller)) return;
+    const had = heldScopes(existing);
+    const scopeOf = (code: string) => input.permissionScopes[code] ?? 'all';
+    const widened = [...new Set(input.rolePermissions)].filter((c) => {
+      const before = had.get(c);
+      return before === undefined || !scopeCovers(before, scopeOf(c));
+    });
+    if (widened.length === 0) return;
     // Unknown codes are left to `validate`, which names them in a 400.
-    const granted = await tx
-      .select({ name: permissions.permissionName })
+    const granted = await ctx.tx
+      .select({ code: permissions.permissionCode, name: permissions.permissionName })
       .from(permissions)
-      .where(inArray(permissions.permissionCode, added));
-    if (granted.some((p) => !held.has(p.name)))
+      .where(inArray(permissions.permissionCode, widened));
+    if (granted.some((p) => heldScope(caller, p.name) === null))
       throw forbidden('You cannot grant permissions you do not hold');
+    if (granted.some((p) => !mayGive(caller, p.name, scopeOf(p.code))))
+      throw forbidden('You cannot grant a permission for more records than you hold it for');
   },
   async validate(input, { tx }) {
     const wanted = [...new Set(input.rolePermissions)];
-    if (wanted.length === 0) return;
-    const found = await tx
-      .select({ code: permissions.permissionCode })
-      .from(permissions)
-      .where(inArray(permissions.permissionCode, wanted));
-    const known = new Set(found.map((f) => f.code));
-    const unknown = wanted.filter((c) => !known.has(c));
+    const names = await permissionNames(tx, wanted);
+    const unknown = wanted.filter((c) => !names.has(c));
     if (unknown.length) {
       throw badRequest('Invalid input', [
         { field: 'rolePermissions', message: `Unknown permission: ${unknown.slice(0, 5).join(', ')}` },
       ]);
     }
+    const scopeErrors = Object.entries(input.permissionScopes).flatMap(([code, scope]) => {
+      const why = scopeRefusal(names.get(code), scope);
+      return why ? [{ field: `permissionScopes.${code}`, message: why }] : [];
+    });
+    if (scopeErrors.length) throw badRequest('Invalid input', scopeErrors.slice(0, 5));
   },
   async afterWrite(code, input, { tx }, existing) {
     const wanted = [...new Set(input.rolePermissions)];
     await tx.delete(rolePermissions).where(eq(rolePermissions.roleCode, code));
     if (wanted.length) {
-      await tx
-        .insert(rolePermissions)
-        .values(wanted.map((permissionCode) => ({ roleCode: code, permissionCode })));
+      await tx.insert(rolePermissions).values(
+        wanted.map((permissionCode) => ({
+          roleCode: code,
+          permissionCode,
+          scope: input.permissionScopes[permissionCode] ?? 'all',
+        })),
+      );
     }
     if (existing) await assertSomeoneManagesRoles(tx);
   },
@@ -197,17 +255,18 @@ export const roles$ = defineServerResource({
         roleCode: rolePermissions.roleCode,
         permissionCode: permissions.permissionCode,
         permissionName: permissions.permissionName,
+        scope: rolePermissions.scope,
       })
       .from(rolePermissions)
       .innerJoin(permissions, eq(permissions.permissionCode, rolePermissions.permissionCode))
       .where(inArray(rolePermissions.roleCode, codes))
       .orderBy(asc(permissions.id));
     for (const r of records) {
-      r.rolePermissions = rows
-        .filter((p) => p.roleCode === r.roleCode)
-        .map(({ permissionCode, permissionName }) =>
-          populate ? { permissionCode, permissionName } : { permissionCode },
-        );
+      const held = rows.filter((p) => p.roleCode === r.roleCode);
+      r.rolePermissions = held.map(({ permissionCode, permissionName }) =>
+        populate ? { permissionCode, permissionName } : { permissionCode },
+      );
+      r.permissionScopes = Object.fromEntries(held.map((p) => [p.permissionCode, p.scope]));
     }
   },
 });
@@ -232,20 +291,22 @@ export const users$ = defineServerResource({
    * never changes its own role: otherwise holding UPDATE_USER would be holding every permission.
    * Nobody sets their own password here: My account asks for the current one.
    */
-  async authorize(input, { tx, actor, permissions: held }, existing) {
+  async authorize(input, ctx, existing) {
+    const { tx, actor } = ctx;
+    const caller = delegator(ctx);
     const own = ownAccountRefusal(
       actor.userCode,
       textAt(existing, 'userCode') ?? '',
       input?.password ? 'password' : undefined,
     );
     if (own) throw forbidden(own);
-    if (holdsEveryPermission(held)) return;
+    if (holdsEverything(caller)) return;
     if (existing) {
       const current = textAt(existing, 'role.roleCode') ?? '';
       if (input && existing.userCode === actor.userCode && input.roleCode !== current) {
         throw forbidden('You cannot change your own role');
       }
-      if (!(await withinReach(tx, current, held))) {
+      if (!(await withinReach(tx, current, caller))) {
         throw forbidden(
           input
             ? 'You cannot change a user whose role has permissions you do not hold'
@@ -254,7 +315,7 @@ export const users$ = defineServerResource({
       }
       if (!input || input.roleCode === current) return;
     }
-    if (input && !(await withinReach(tx, input.roleCode, held))) {
+    if (input && !(await withinReach(tx, input.roleCode, caller))) {
       throw forbidden('You cannot assign a role with permissions you do not hold');
     }
   },

@@ -1,5 +1,11 @@
-import { employeeResource, PROFILE_PICTURE_REQUIRED, profileResource } from '@wfc/contract';
+import {
+  employeeResource,
+  PROFILE_PICTURE_REQUIRED,
+  profileResource,
+  SELF_SERVICE_READ_ONLY_FIELDS,
+} from '@wfc/contract';
 import { eq, sql } from 'drizzle-orm';
+import { employeeRelation, userRelation } from '../../auth/scopes.ts';
 import {
   cities,
   countries,
@@ -9,7 +15,7 @@ import {
   profiles,
   states,
 } from '../../db/schema/index.ts';
-import { badRequest } from '../../http/envelope.ts';
+import { ApiError, badRequest } from '../../http/envelope.ts';
 import { processPicture, thumbnailUrl } from '../pictures.ts';
 import { defineServerResource, fieldsAt, textAt } from '../server-resource.ts';
 import { users$ } from './access.ts';
@@ -38,7 +44,17 @@ export const employees$ = defineServerResource({
   ],
   dependents: [{ column: performances.employeeCode, one: 'performance record', many: 'performance records' }],
   getters: [{ endpoint: 'GetEmployeeByUserCode', param: 'userCode', column: employees.userCode }],
+  // Mine: the employee linked to me; my team's: the employees of the departments I manage.
+  scope: employeeRelation({ userCode: employees.userCode, departmentCode: employees.departmentCode }),
 });
+
+/** Where a profile record holds each field My profile shows read-only. */
+const READ_ONLY_PATHS: Record<(typeof SELF_SERVICE_READ_ONLY_FIELDS)[number], string> = {
+  firstName: 'firstName',
+  lastName: 'lastName',
+  dob: 'dob',
+  genderCode: 'gender.genderCode',
+};
 
 export const profiles$ = defineServerResource({
   def: profileResource,
@@ -66,6 +82,22 @@ export const profiles$ = defineServerResource({
     { constraint: 'profiles_user_unique', field: 'userCode', message: 'This user already has a profile' },
   ],
   getters: [{ endpoint: 'GetProfileByUserCode', param: 'userCode', column: profiles.userCode }],
+  // Mine: my user's profile; my team's: the profiles of the users of my team's employees.
+  scope: userRelation(profiles.userCode),
+  /**
+   * Whoever may change only their own profile changes only the self-service fields
+   * (`SELF_SERVICE_PROFILE_FIELDS`); the others must come back as they are.
+   */
+  async authorize(input, { scope }, existing) {
+    if (scope !== 'own' || !input || !existing) return;
+    const fields = new Map(Object.entries(input));
+    const changed = SELF_SERVICE_READ_ONLY_FIELDS.filter(
+      (f) => fields.get(f) !== textAt(existing, READ_ONLY_PATHS[f]),
+    );
+    if (changed.length) {
+      throw new ApiError(403, `You cannot change these fields of your own profile: ${changed.join(', ')}`);
+    }
+  },
   /** A profile nests its address, social links, notifications and picture; the query gives them flat. */
   present(r) {
     const picture = fieldsAt(r, 'picture');

@@ -43,6 +43,7 @@ describe('CreateRole and GetRoleByCode', () => {
         { permissionCode: viewGenders, permissionName: 'VIEW_GENDERS' },
         { permissionCode: createGender, permissionName: 'CREATE_GENDER' },
       ],
+      permissionScopes: { [viewGenders]: 'all', [createGender]: 'all' },
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
       version: 1,
@@ -175,6 +176,15 @@ describe('UpdateRole', () => {
       roleName: { old: 'Dept', new: 'Departments' },
       roleDescription: { old: null, new: 'All of it' },
       rolePermissions: { old: created.rolePermissions, new: updated.rolePermissions },
+      // Each permission's scope is a field of the record: one held no more, one newly held.
+      ...Object.fromEntries(
+        [...new Set([...Object.keys(created.permissionScopes), ...Object.keys(updated.permissionScopes)])]
+          .filter((code) => created.permissionScopes[code] !== updated.permissionScopes[code])
+          .map((code) => [
+            `permissionScopes.${code}`,
+            { old: created.permissionScopes[code] ?? null, new: updated.permissionScopes[code] ?? null },
+          ]),
+      ),
     });
     expectError(
       await t.post('UpdateRole', { roleCode: 'ROLE-MISSING', roleName: 'X' }, admin),

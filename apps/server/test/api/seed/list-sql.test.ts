@@ -99,7 +99,11 @@ const KNOWN_SCANS = ['a country\'s cities `san` {"keyword":"san"'];
 function auditedList(req: ListRequest) {
   const ctx = {
     query: parseListQuery(req),
-    session: { permissions: new Set(req.lookup ? [] : [req.res.def.permissions.view]) },
+    session: {
+      userCode: 'USER-TEST',
+      permissions: new Set(req.lookup ? [] : [req.res.def.permissions.view]),
+      scopes: new Map(),
+    },
     services: t.services,
   } as unknown as SessionContext<unknown, ParsedListQuery>;
   const sub = req.res.parentFilters.find((f) => f.endpoint === req.sub?.endpoint);
