@@ -1,7 +1,7 @@
 import { PERFORMANCE_ENDPOINTS, RESOURCE_BY_KEY } from '@wfc/contract';
 import type { Locator, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiPost, fieldValue, heading, pathOf } from './registry-ui';
+import { apiPost, heading, pathOf, readValue } from './registry-ui';
 import { DESKTOP, describeViolations, PHONE, sharedE2E, watchConsole } from './support/e2e';
 
 /**
@@ -203,7 +203,7 @@ describe('a failed request', () => {
     await alert.getByRole('button', { name: 'Retry' }).waitFor();
     await outage.heal();
     await alert.getByRole('button', { name: 'Retry' }).click();
-    expect(await fieldValue(page, 'Name')).toBe('Freedonia');
+    expect(await readValue(page, 'Name')).toBe('Freedonia');
     expect(await alert.count()).toBe(0);
 
     await page.goto('/registry/country/COUNTRY-MISSING');

@@ -1,7 +1,16 @@
 import { RESOURCE_BY_KEY } from '@wfc/contract';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiPost, expectButtons, filterBy, heading, pathOf, toast, waitForRange } from './registry-ui';
+import {
+  apiPost,
+  expectButtons,
+  filterBy,
+  heading,
+  pathOf,
+  readValue,
+  toast,
+  waitForRange,
+} from './registry-ui';
 import { DESKTOP, describeViolations, PHONE, sharedE2E, watchConsole } from './support/e2e';
 
 /**
@@ -118,7 +127,7 @@ describe('a list on a phone', () => {
 
     await rowActions(second).getByRole('button', { name: 'View' }).click();
     await heading(page, 'View Country').waitFor();
-    expect(await page.getByLabel('Name', { exact: true }).inputValue()).toBe('Phone country 02');
+    expect(await readValue(page, 'Name')).toBe('Phone country 02');
     await page.getByRole('button', { name: 'Back', exact: true }).click();
     await waitForRange(page, `11 - 12 of ${SEEDED}`);
 

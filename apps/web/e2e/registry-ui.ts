@@ -99,6 +99,10 @@ export async function selectedText(page: Page, label: string): Promise<string> {
 
 export const fieldValue = (page: Page, label: string) => page.getByLabel(label, { exact: true }).inputValue();
 
+/** What a view says for `label`: the value its label and value list names by that label. */
+export const readValue = async (page: Page, label: string) =>
+  (await page.getByRole('definition', { name: label, exact: true }).textContent()) ?? '';
+
 export async function submitForm(page: Page) {
   await page.getByRole('button', { name: 'Submit', exact: true }).click();
 }

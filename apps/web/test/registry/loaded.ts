@@ -10,3 +10,11 @@ export async function findLoadedScreen(title: string): Promise<HTMLElement> {
   await waitFor(() => expect(screen.queryByRole('status', { name: /^Loading/ })).toBeNull());
   return heading;
 }
+
+/** What a view says for `label`: the value its label and value list names by that label. */
+export const readValue = (label: string): string =>
+  screen.getByRole('definition', { name: label }).textContent ?? '';
+
+/** Waits for a view to say `label`'s value. */
+export const findReadValue = async (label: string): Promise<string> =>
+  (await screen.findByRole('definition', { name: label })).textContent ?? '';

@@ -25,7 +25,7 @@ describe('a view leads somewhere', { timeout: SCREEN_TEST_TIMEOUT }, () => {
     renderRegistry('/registry/gender/GENDER-1', [...ALL, 'VIEW_AUDITS'], { GetGenderByCode: ok(GENDER) });
     await screen.findByRole('heading', { level: 1, name: 'View Gender' });
     await waitFor(() => expect(headerButtons().sort()).toEqual(['Delete', 'Edit', 'History']));
-    await waitFor(() => expect(screen.getByRole('textbox', { name: 'Gender Name' })).toBeTruthy());
+    await waitFor(() => expect(screen.getByRole('definition', { name: 'Gender Name' })).toBeTruthy());
     cleanup();
     renderRegistry('/registry/gender/GENDER-1', ['VIEW_GENDERS'], { GetGenderByCode: ok(GENDER) });
     await screen.findByRole('heading', { level: 1, name: 'View Gender' });

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { formatCell } from '../../src/registry/format';
 import { type Call, ok, renderRegistry, reply, resetScreensAfterEach, SCREEN_TEST_TIMEOUT } from './harness';
+import { findReadValue } from './loaded';
 
 const CREATED = '2026-03-03T14:05:00.000Z';
 const UPDATED = '2026-11-20T09:12:00.000Z';
@@ -111,8 +112,9 @@ describe('view screens', { timeout: SCREEN_TEST_TIMEOUT }, () => {
         version: 1,
       }),
     });
-    expect(await screen.findByDisplayValue('Welding')).toBeTruthy();
-    expect((screen.getByLabelText('Title') as HTMLInputElement).required).toBe(false);
+    expect(await findReadValue('Title')).toBe('Welding');
+    // No required mark: a view asks for nothing.
+    expect(screen.getByText('Title', { selector: 'dt' }).textContent).toBe('Title');
     expect((await details()).textContent).toBe(`Created ${when(CREATED)}`);
   });
 });

@@ -43,7 +43,7 @@ interface Props {
 }
 
 /** An object URL for the picture, released when the picture changes or the screen closes. */
-function usePreview(file: File | null): string | null {
+export function usePreview(file: File | null): string | null {
   const [url, setUrl] = useState<string | null>(null);
   useEffect(() => {
     if (!file) {

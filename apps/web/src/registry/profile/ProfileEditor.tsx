@@ -15,13 +15,11 @@ import { useDraft } from '../paths';
 import { bodyResolver } from '../record/bodyResolver';
 import { errorAt, GeneralErrors, useServerFieldErrors } from '../record/fieldErrors';
 import { RequiredFields } from '../record/fields/required';
-import { RecordDetails } from '../record/RecordDetails';
 import { formTitle, type RecordFormProps } from '../record/RecordScreen';
 import { requiredFields } from '../record/requiredFields';
 import { SaveFailureAlert, useSaveFailure } from '../record/SaveFailure';
 import { SubmitRow } from '../record/SubmitRow';
 import { UNSAVED_FORM_TEXT, useApplyDraft } from '../record/unsaved';
-import { ViewActions } from '../record/ViewActions';
 import { AddressFields } from './AddressFields';
 import { PersonalDetails } from './PersonalDetails';
 import type { PROFILE } from './ProfileForm';
@@ -50,9 +48,8 @@ interface Props extends RecordFormProps<typeof PROFILE> {
 const pictureErrors = (v: ProfileValues): FieldErrors<ProfileValues> =>
   v.profilePicture ? {} : { profilePicture: { type: 'required', message: PROFILE_PICTURE_REQUIRED } };
 
-/** The profile's view / create / update form: its nested address and its picture. */
+/** The profile's create / update form: its nested address and its picture. */
 export function ProfileEditor({ def, mode, code, record, back, picture, pictureError }: Props) {
-  const readOnly = mode === 'view';
   const { base, conflict, onConflict, panel } = useConflictActions(def, back, record);
   const pictures = useSavedPicture(base, picture, pictureError);
   const pictureChanged = pictures.changed;
@@ -71,7 +68,6 @@ export function ProfileEditor({ def, mode, code, record, back, picture, pictureE
     });
   // What an empty form is refused on, by the schema and by the picture check alike.
   const required = useMemo(() => {
-    if (mode === 'view') return new Set<string>();
     const empty = initialProfileValues();
     return new Set([
       ...requiredFields(schema, profileBody(empty, mode, code, false)),
@@ -83,8 +79,8 @@ export function ProfileEditor({ def, mode, code, record, back, picture, pictureE
   const serverErrors = useServerFieldErrors(setError, PROFILE_FIELDS);
   // While a conflict shows, the user's values are compared as they type on.
   useWatch({ control, disabled: !conflict });
-  const guard = useUnsavedChangesGuard(!readOnly && (formState.isDirty || pictureChanged));
-  useUnsavedInput(!readOnly && (formState.isDirty || pictureChanged));
+  const guard = useUnsavedChangesGuard(formState.isDirty || pictureChanged);
+  useUnsavedInput(formState.isDirty || pictureChanged);
   // A failed save stays said above the fields until the user edits, submits again or dismisses it.
   const failed = useSaveFailure(watch);
   const save = useSaveRecord(def, mode, back, {
@@ -124,20 +120,13 @@ export function ProfileEditor({ def, mode, code, record, back, picture, pictureE
 
   const form: ProfileFormParts = {
     control,
-    readOnly,
+    readOnly: false,
     errorOf: (name) => errorAt(formState.errors, name),
   };
   const title = formTitle(def, mode);
   return (
     <Box>
-      <ScreenHeader
-        title={title}
-        back={back.to}
-        backState={back.state}
-        actions={
-          mode === 'view' ? <ViewActions def={def} code={code} record={record} back={back} /> : undefined
-        }
-      />
+      <ScreenHeader title={title} back={back.to} backState={back.state} />
       <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 }, maxWidth: 1080 }}>
         <Box component="form" noValidate onSubmit={submit} aria-label={title}>
           <Box sx={{ display: 'flex', flexDirection: 'column', gap: 4 }}>
@@ -158,8 +147,7 @@ export function ProfileEditor({ def, mode, code, record, back, picture, pictureE
               <Divider />
               <Notifications form={form} />
             </RequiredFields>
-            {readOnly && record && <RecordDetails def={def} code={code} record={record} />}
-            <SubmitRow hidden={readOnly} submitting={formState.isSubmitting} />
+            <SubmitRow hidden={false} submitting={formState.isSubmitting} />
           </Box>
         </Box>
       </Paper>

@@ -2,6 +2,7 @@ import { RESOURCE_BY_KEY } from '@wfc/contract';
 import type { FormMode } from '../record/formValues';
 import { type RecordFormProps, RecordScreen, RecordSkeleton } from '../record/RecordScreen';
 import { ProfileEditor } from './ProfileEditor';
+import { ProfileView } from './ProfileView';
 import { PICTURE_FETCH_FAILED, useProfilePicture } from './useProfilePicture';
 
 /** The profile's definition, by its own type: the screens hold profile records. */
@@ -16,7 +17,7 @@ export function ProfileForm({ mode }: { mode: FormMode }) {
   );
 }
 
-/** The form opens once the saved picture is in (or could not be fetched, which it then says). */
+/** The view or form opens once the saved picture is in (or could not be fetched, which it then says). */
 function WithPicture(props: RecordFormProps<typeof PROFILE>) {
   const profile = props.record;
   const picture = useProfilePicture(profile);
@@ -29,11 +30,13 @@ function WithPicture(props: RecordFormProps<typeof PROFILE>) {
         label="Loading the profile picture"
       />
     );
-  return (
-    <ProfileEditor
-      {...props}
-      picture={picture.data ?? null}
-      pictureError={picture.isError ? PICTURE_FETCH_FAILED : undefined}
-    />
+  const shown = {
+    picture: picture.data ?? null,
+    pictureError: picture.isError ? PICTURE_FETCH_FAILED : undefined,
+  };
+  return props.mode === 'view' ? (
+    <ProfileView {...props} {...shown} />
+  ) : (
+    <ProfileEditor {...props} {...shown} />
   );
 }

@@ -12,7 +12,6 @@ import { comparedFieldsOf, compareFields, versionOf } from '../conflict/conflict
 import { useConflictActions } from '../conflict/useConflictActions';
 import { useSaveRecord } from '../mutations';
 import { useDraft, usePreset } from '../paths';
-import type { RegistryRecord } from '../queries';
 import type { Option } from '../select/ResourceSelect';
 import { bodyResolver } from './bodyResolver';
 import { delegatedField, useDelegator } from './delegation';
@@ -20,15 +19,12 @@ import { errorAt, GeneralErrors, useServerFieldErrors } from './fieldErrors';
 import { FieldInput } from './fields/FieldInput';
 import { RequiredFields } from './fields/required';
 import { dependentsOf, type FormMode, type FormValues, fieldsFor, initialValues, toBody } from './formValues';
-import { heldPermissionNames, permissionsField } from './permissionGroups';
-import { RecordDetails } from './RecordDetails';
 import { formTitle, type RecordFormProps, RecordScreen } from './RecordScreen';
-import { RolePermissionsList } from './RolePermissionsList';
+import { RecordView } from './RecordView';
 import { requiredFieldsOf } from './requiredFields';
 import { SaveFailureAlert, useSaveFailure } from './SaveFailure';
 import { SubmitRow } from './SubmitRow';
 import { UNSAVED_FORM_TEXT, useApplyDraft } from './unsaved';
-import { ViewActions } from './ViewActions';
 
 interface Props {
   def: ResourceDef;
@@ -45,18 +41,20 @@ const pick = (preset: Record<string, Option>, fields: readonly FormFieldDef[]) =
     fields.filter((f) => f.kind === 'select' && preset[f.name]).map((f) => [f.name, preset[f.name]]),
   );
 
-/** The one view / create / update screen of every module whose form the definition describes. */
+/**
+ * The one view / create / update screen of every module whose form the definition describes: the
+ * view reads the record, create and update edit it.
+ */
 export function ResourceForm({ def, mode }: Props) {
   return (
     <RecordScreen def={def} mode={mode}>
-      {(props) => <EntityForm {...props} />}
+      {(props) => (mode === 'view' ? <RecordView {...props} /> : <EntityForm {...props} />)}
     </RecordScreen>
   );
 }
 
 function EntityForm({ def, mode, code, record, back }: RecordFormProps) {
   const fields = fieldsFor(def, mode);
-  const readOnly = mode === 'view';
   const schema = mode === 'create' ? def.createSchema : mode === 'update' ? def.updateSchema : undefined;
   const bodyOf = (values: FormValues) => ({
     ...(mode === 'update' ? { [def.code]: code } : {}),
@@ -86,8 +84,8 @@ function EntityForm({ def, mode, code, record, back }: RecordFormProps) {
   );
   // While a conflict shows, the user's values are compared as they type on.
   useWatch({ control, disabled: !conflict });
-  const guard = useUnsavedChangesGuard(!readOnly && formState.isDirty);
-  useUnsavedInput(!readOnly && formState.isDirty);
+  const guard = useUnsavedChangesGuard(formState.isDirty);
+  useUnsavedInput(formState.isDirty);
   // A failed save stays said above the fields until the user edits, submits again or dismisses it.
   const failed = useSaveFailure(watch);
   const save = useSaveRecord(def, mode, back, {
@@ -125,14 +123,7 @@ function EntityForm({ def, mode, code, record, back }: RecordFormProps) {
 
   return (
     <Box>
-      <ScreenHeader
-        title={formTitle(def, mode)}
-        back={back.to}
-        backState={back.state}
-        actions={
-          mode === 'view' ? <ViewActions def={def} code={code} record={record} back={back} /> : undefined
-        }
-      />
+      <ScreenHeader title={formTitle(def, mode)} back={back.to} backState={back.state} />
       <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 }, maxWidth: 880 }}>
         <Box component="form" noValidate onSubmit={submit} aria-label={formTitle(def, mode)}>
           <Stack spacing={3}>
@@ -147,8 +138,7 @@ function EntityForm({ def, mode, code, record, back }: RecordFormProps) {
                   field={field}
                   fields={fields}
                   control={control}
-                  readOnly={readOnly}
-                  delegated={delegatedField(field, delegator, initial[field.name], readOnly)}
+                  delegated={delegatedField(field, delegator, initial[field.name])}
                   error={errorAt(formState.errors, field.name)}
                   onParentChange={(name) => {
                     for (const dep of dependentsOf(fields, name)) setValue(dep, null);
@@ -156,8 +146,7 @@ function EntityForm({ def, mode, code, record, back }: RecordFormProps) {
                 />
               ))}
             </RequiredFields>
-            {mode === 'view' && record && <ViewExtras def={def} code={code} record={record} />}
-            <SubmitRow hidden={readOnly} submitting={formState.isSubmitting} />
+            <SubmitRow hidden={false} submitting={formState.isSubmitting} />
           </Stack>
         </Box>
       </Paper>
@@ -168,16 +157,5 @@ function EntityForm({ def, mode, code, record, back }: RecordFormProps) {
         onDiscard={() => guard.proceed?.()}
       />
     </Box>
-  );
-}
-
-/** Below a view's fields: the permissions the record holds (a role's), and its record details. */
-function ViewExtras({ def, code, record }: { def: ResourceDef; code: string; record: RegistryRecord }) {
-  const held = permissionsField(def);
-  return (
-    <>
-      {held && <RolePermissionsList names={heldPermissionNames(held, record)} />}
-      <RecordDetails def={def} code={code} record={record} />
-    </>
   );
 }

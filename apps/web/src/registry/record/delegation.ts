@@ -38,14 +38,9 @@ export interface DelegatedField {
  * What a field's delegation rules make of it in an editable form. Only a mirror of the server's
  * rules, so that the form offers nothing the server would refuse.
  */
-export function delegatedField(
-  field: FormFieldDef,
-  who: Delegator,
-  initial: unknown,
-  readOnly: boolean,
-): DelegatedField {
+export function delegatedField(field: FormFieldDef, who: Delegator, initial: unknown): DelegatedField {
   const rules = field.delegation;
-  if (!rules || readOnly) return { locked: false };
+  if (!rules) return { locked: false };
   if (rules.offOnSelf && who.ownRecord) return { locked: true, help: rules.offOnSelf };
   if (rules.lockedOnSelf && who.ownRecord && !who.everything) {
     return { listFlag: rules.listFlag, locked: true, help: rules.lockedOnSelf };

@@ -13,7 +13,6 @@ interface Props {
   field: FormFieldDef;
   fields: readonly FormFieldDef[];
   control: Control<FormValues>;
-  readOnly: boolean;
   delegated: DelegatedField;
   error?: string;
   /** A selector others depend on took a new value: they must be chosen again. */
@@ -24,16 +23,7 @@ const autoCompleteFor = (field: FormFieldDef) =>
   field.kind === 'password' ? 'new-password' : field.kind === 'email' ? 'email' : 'off';
 
 /** The input a field definition describes. */
-export function FieldInput({
-  def,
-  field,
-  fields,
-  control,
-  readOnly,
-  delegated,
-  error,
-  onParentChange,
-}: Props) {
+export function FieldInput({ def, field, fields, control, delegated, error, onParentChange }: Props) {
   const id = `${def.key}-${field.name}`;
   const parentValue = useWatch({ control, name: field.dependsOn?.field ?? field.name }) as Option | null;
 
@@ -48,7 +38,7 @@ export function FieldInput({
       source,
       inputId: id,
       label: field.label,
-      disabled: readOnly || delegated.locked,
+      disabled: delegated.locked,
       listFlag: delegated.listFlag,
       help: delegated.help,
       isOptionDisabled: delegated.isOptionDisabled,
@@ -75,7 +65,6 @@ export function FieldInput({
         name={field.name}
         id={id}
         label={field.label}
-        readOnly={readOnly}
         error={error}
         help={field.help}
       />
@@ -92,7 +81,6 @@ export function FieldInput({
       id={id}
       label={field.label}
       kind={field.kind}
-      readOnly={readOnly}
       disabled={delegated.locked}
       error={error}
       help={delegated.help ?? field.help}

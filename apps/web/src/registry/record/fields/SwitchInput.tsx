@@ -9,21 +9,12 @@ interface Props<V extends FieldValues> {
   name: FieldPath<V>;
   id: string;
   label: string;
-  readOnly: boolean;
   error?: string;
   help?: string;
 }
 
-/** An on / off field (a role's "Require two-factor sign-in"); read-only on a view screen. */
-export function SwitchInput<V extends FieldValues>({
-  control,
-  name,
-  id,
-  label,
-  readOnly,
-  error,
-  help,
-}: Props<V>) {
+/** An on / off field (a role's "Require two-factor sign-in"). */
+export function SwitchInput<V extends FieldValues>({ control, name, id, label, error, help }: Props<V>) {
   return (
     <Controller
       name={name}
@@ -39,7 +30,6 @@ export function SwitchInput<V extends FieldValues>({
                 checked={field.value === true}
                 onChange={(_e, checked) => field.onChange(checked)}
                 onBlur={field.onBlur}
-                disabled={readOnly}
                 slotProps={{ input: { 'aria-describedby': help || error ? `${id}-help` : undefined } }}
               />
             }

@@ -15,7 +15,8 @@ interface Props<V extends FieldValues> {
   id: string;
   label: string;
   kind?: TextKind;
-  readOnly: boolean;
+  /** A view shows the value and takes no input. */
+  readOnly?: boolean;
   /** Not offered to this user (one's own password): shown greyed, its value left as it is. */
   disabled?: boolean;
   error?: string;
@@ -32,7 +33,7 @@ export function TextInput<V extends FieldValues>({
   id,
   label,
   kind = 'text',
-  readOnly,
+  readOnly = false,
   disabled = false,
   error,
   help,
