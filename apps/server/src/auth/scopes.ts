@@ -1,6 +1,7 @@
 import { type PermissionScope, scopeCovers } from '@wfc/contract';
-import { inArray, type SQL, sql } from 'drizzle-orm';
+import { asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { Executor } from '../db/client.ts';
 import { departmentManagers, employees } from '../db/schema/index.ts';
 
 /** What a scope check needs of the caller: who they are and how far they hold each permission. */
@@ -80,4 +81,15 @@ export function scopeCondition(
   if (scope === 'all') return undefined;
   if (scope === null || !relation) return sql`false`;
   return scope === 'own' ? relation.own(userCode) : relation.team(userCode);
+}
+
+/** The codes of the departments the user's employee manages. */
+export async function managedDepartmentCodes(db: Executor, userCode: string): Promise<string[]> {
+  const rows = await db
+    .select({ code: departmentManagers.departmentCode })
+    .from(departmentManagers)
+    .innerJoin(employees, eq(employees.employeeCode, departmentManagers.employeeCode))
+    .where(eq(employees.userCode, userCode))
+    .orderBy(asc(departmentManagers.departmentCode));
+  return rows.map((r) => r.code);
 }

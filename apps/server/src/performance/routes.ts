@@ -17,10 +17,10 @@ import {
   performancesByEmployeeSchema,
   readPerformanceBatch,
 } from '@wfc/contract';
-import { getTableName, sql } from 'drizzle-orm';
+import { getTableName, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
+import type { ScopedCaller } from '../auth/scopes.ts';
 import type { Executor } from '../db/client.ts';
-import { exists, rowsOf } from '../db/rows.ts';
 import { employees, performanceMonths, performanceScores, performances, skills } from '../db/schema/index.ts';
 import { badRequest, notFound } from '../http/envelope.ts';
 import { type ApiRoute, allOf, anyOf, defineRoute } from '../http/routes.ts';
@@ -28,9 +28,9 @@ import { csvStream } from './grid/csv.ts';
 import { datePage, employeesDay } from './grid/page.ts';
 import { type BaseRow, type DateGridQuery, findPerformance, historyRows, withSkills } from './grid/read.ts';
 import { insightRoutes } from './insights/insights.ts';
+import { assertSaveWithinReach, REACH_READS, reachedEmployees, saveReach, viewReach } from './reach.ts';
 import { SAVE_BODY_LIMIT } from './save/batch.ts';
 import { savePerformances } from './save/save.ts';
-import { textSet } from './sql.ts';
 
 const TAG = 'Performances';
 const canView = anyOf('VIEW_PERFORMANCES');
@@ -55,22 +55,23 @@ const dateOr = (date: string | undefined) => date ?? localIsoDate(new Date());
 /** The grid's, the report's and the CSV's query, its date and department checked. */
 type DateQuery = z.output<typeof performanceDateQuerySchema>;
 
-function gridQuery(raw: DateQuery, paged: boolean): DateGridQuery {
+function gridQuery(raw: DateQuery, paged: boolean, within: SQL | undefined): DateGridQuery {
   const query = normaliseListQuery(raw, PERFORMANCE_LIST_DEFAULTS);
   return {
     date: dateOr(raw.date),
-    filter: { kind: 'keyword', keyword: query.keyword, departmentCode: raw.departmentCode },
+    filter: { kind: 'keyword', keyword: query.keyword, departmentCode: raw.departmentCode, within },
     sortField: sortFieldOf(query, PERFORMANCE_SORT_FIELDS),
     sortValue: query.sortValue,
     ...(paged ? { page: { limit: query.limit, offset: (query.page - 1) * query.limit } } : {}),
   };
 }
 
-/** Every matching row, unpaged: the report and its CSV. */
-const reportOf = (db: Executor, raw: DateQuery) => datePage(db, gridQuery(raw, false));
+/** Every matching row the caller reaches, unpaged: the report and its CSV. */
+const reportOf = (db: Executor, raw: DateQuery, caller: ScopedCaller) =>
+  datePage(db, gridQuery(raw, false, viewReach(caller).within));
 
-async function reportHandler(db: Executor, raw: DateQuery) {
-  const { rows } = await reportOf(db, raw);
+async function reportHandler(db: Executor, raw: DateQuery, caller: ScopedCaller) {
+  const { rows } = await reportOf(db, raw, caller);
   return { message: PERFORMANCE_MESSAGES.report, data: rows, total: rows.length };
 }
 
@@ -90,9 +91,10 @@ async function readRows(values: readonly unknown[]): Promise<PerformanceRowInput
  * Every table a page of a date's grid reads, whichever way it is sorted: a page is kept
  * (`services.cache`) until one of them changes. Reports are not kept: they are large and rare.
  */
-const PAGE_READS = [performances, performanceMonths, performanceScores, employees, skills].map((t) =>
-  getTableName(t),
-);
+const PAGE_READS = [
+  ...[performances, performanceMonths, performanceScores, employees, skills].map((t) => getTableName(t)),
+  ...REACH_READS,
+];
 
 export const performanceRoutes: ApiRoute[] = [
   defineRoute({
@@ -104,8 +106,13 @@ export const performanceRoutes: ApiRoute[] = [
     query: performanceDateQuerySchema,
     async handler(ctx) {
       const { cache, db } = ctx.services;
-      const q = gridQuery(ctx.query, true);
-      const { rows, total } = await cache.get(['performances', q], PAGE_READS, () => datePage(db, q));
+      const reach = viewReach(ctx.session);
+      const q = gridQuery(ctx.query, true, reach.within);
+      // The key names the reach and the query without its condition, which is no plain value.
+      const key = { ...q, filter: { ...q.filter, within: null } };
+      const { rows, total } = await cache.get(['performances', reach.key, key], PAGE_READS, () =>
+        datePage(db, q),
+      );
       return { message: PERFORMANCE_MESSAGES.listed, data: rows, total };
     },
   }),
@@ -119,7 +126,15 @@ export const performanceRoutes: ApiRoute[] = [
     body: performanceBatchSchema,
     async handler(ctx) {
       const rows = await readRows(ctx.body.performances);
-      const saved = await ctx.services.db.transaction((tx) => savePerformances(tx, rows, ctx.actor));
+      const reach = saveReach(ctx.session);
+      const saved = await ctx.services.db.transaction(async (tx) => {
+        await assertSaveWithinReach(
+          tx,
+          rows.map((r) => r.employeeCode),
+          reach,
+        );
+        return savePerformances(tx, rows, ctx.actor);
+      });
       return { message: PERFORMANCE_MESSAGES.saved, data: saved, total: saved.length };
     },
   }),
@@ -134,7 +149,10 @@ export const performanceRoutes: ApiRoute[] = [
     async handler(ctx) {
       const db = ctx.services.db;
       const found = await findPerformance(db, ctx.body.performanceCode);
-      if (!found) throw notFound(PERFORMANCE_MESSAGES.notFound);
+      // A row beyond reach is not found, in the words of one that does not exist.
+      const reached =
+        found && (await reachedEmployees(db, [found.employeeCode], viewReach(ctx.session).within));
+      if (!found || !reached?.has(found.employeeCode)) throw notFound(PERFORMANCE_MESSAGES.notFound);
       const [row] = await employeesDay(db, found.date, [found.employeeCode]);
       return { message: PERFORMANCE_MESSAGES.fetched, data: row };
     },
@@ -150,14 +168,8 @@ export const performanceRoutes: ApiRoute[] = [
     async handler(ctx) {
       const db = ctx.services.db;
       const codes = ctx.body.employeeCodes;
-      const known = new Set(
-        (
-          await rowsOf<{ code: string }>(
-            db,
-            sql`select employee_code as code from employees where employee_code in (${textSet(codes)})`,
-          )
-        ).map((r) => r.code),
-      );
+      // An employee beyond reach is unknown, in the words of one that does not exist.
+      const known = await reachedEmployees(db, codes, viewReach(ctx.session).within);
       const errors = codes.flatMap((code, i) =>
         known.has(code)
           ? []
@@ -179,8 +191,8 @@ export const performanceRoutes: ApiRoute[] = [
     async handler(ctx) {
       const db = ctx.services.db;
       const employeeCode = ctx.body.employeeCode;
-      if (!(await exists(db, sql`select 1 from employees where employee_code = ${employeeCode}`)))
-        throw notFound(PERFORMANCE_MESSAGES.employeeNotFound);
+      const reached = await reachedEmployees(db, [employeeCode], viewReach(ctx.session).within);
+      if (!reached.has(employeeCode)) throw notFound(PERFORMANCE_MESSAGES.employeeNotFound);
       const query = normaliseListQuery(ctx.req.query as Raw, PERFORMANCE_HISTORY_DEFAULTS);
       const sortField = sortFieldOf(query, PERFORMANCE_HISTORY_SORT_FIELDS);
       const first = { employeeCode, keyword: query.keyword, sortField, sortValue: query.sortValue };
@@ -201,7 +213,7 @@ export const performanceRoutes: ApiRoute[] = [
     tag: TAG,
     access: canView,
     query: performanceDateQuerySchema,
-    handler: (ctx) => reportHandler(ctx.services.db, ctx.query),
+    handler: (ctx) => reportHandler(ctx.services.db, ctx.query, ctx.session),
   }),
   defineRoute({
     method: 'POST',
@@ -212,7 +224,7 @@ export const performanceRoutes: ApiRoute[] = [
     tag: TAG,
     access: canView,
     body: performanceDateQuerySchema,
-    handler: (ctx) => reportHandler(ctx.services.db, ctx.body),
+    handler: (ctx) => reportHandler(ctx.services.db, ctx.body, ctx.session),
   }),
   defineRoute({
     method: 'GET',
@@ -224,7 +236,7 @@ export const performanceRoutes: ApiRoute[] = [
     produces: 'text/csv',
     async handler(ctx) {
       // The header and the rows come with one skill list, so their columns cannot disagree.
-      const { skills: columns, rows } = await reportOf(ctx.services.db, ctx.query);
+      const { skills: columns, rows } = await reportOf(ctx.services.db, ctx.query, ctx.session);
       await ctx.reply
         .header('Content-Type', 'text/csv; charset=utf-8')
         .header('Content-Disposition', `attachment; filename="${PERFORMANCE_CSV_FILENAME}"`)

@@ -121,15 +121,22 @@ export type Direction = 'asc' | 'desc';
 
 /** Which employees a date's grid shows. */
 export type EmployeeFilter =
-  | { kind: 'keyword'; keyword: string; departmentCode?: string }
+  | {
+      kind: 'keyword';
+      keyword: string;
+      departmentCode?: string;
+      /** The employees the caller reaches (a team, oneself), over `employees e`; absent for all. */
+      within?: SQL;
+    }
   | { kind: 'codes'; codes: readonly string[] };
 
 export function employeeWhere(filter: EmployeeFilter): SQL {
   if (filter.kind === 'codes') return sql`e.employee_code in (${textSet(filter.codes)})`;
   const department = filter.departmentCode ? sql`e.department_code = ${filter.departmentCode}` : sql`true`;
-  if (!filter.keyword) return department;
+  const reached = filter.within ? sql`${department} and ${filter.within}` : department;
+  if (!filter.keyword) return reached;
   const pattern = `%${escapeLike(filter.keyword)}%`;
-  return sql`${department} and (e.name ilike ${pattern} or e.employee_id ilike ${pattern})`;
+  return sql`${reached} and (e.name ilike ${pattern} or e.employee_id ilike ${pattern})`;
 }
 
 export interface DateGridQuery {

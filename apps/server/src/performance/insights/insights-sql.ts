@@ -3,7 +3,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { preparedRowsOf } from '../../db/rows.ts';
 import { type DateSpan, type MonthCover, monthCover, monthSplit, monthStart, yearStart } from '../dates.ts';
-import { dayJson, meanOf } from '../sql.ts';
+import { dayJson, meanOf, textSet } from '../sql.ts';
 
 /** A trend as the database writes it: its answer's data as JSON text, and whether the employee exists. */
 export interface TrendText {
@@ -131,6 +131,10 @@ export async function trendText(db: Executor, employeeCode: string, range: Trend
   return row;
 }
 
+/** `column` is one of `codes`: an equality for one, as the single-department overview always had. */
+const oneOf = (column: SQL, codes: readonly string[]) =>
+  codes.length === 1 ? sql`${column} = ${codes[0]}` : sql`${column} in (${textSet(codes)})`;
+
 /** An overview as the database writes it: only the buckets that have employees. */
 export type OverviewDocument = Omit<PerformanceOverview, 'date' | 'departmentCode' | 'distribution'> & {
   /** Bucket index 0..9 and its number of employees. */
@@ -138,7 +142,7 @@ export type OverviewDocument = Omit<PerformanceOverview, 'date' | 'departmentCod
 };
 
 /**
- * A date's overview, for every employee or one department's, in one statement, from rollups only:
+ * A date's overview, for every employee or some departments' (one asked, or a manager's), in one statement, from rollups only:
  * nothing here grows with the number of employees but their count per department.
  * - Departments: the sums and counts of their employees' daily averages per date
  *   (`performance_department_days`) and month (`performance_department_months`), over the date,
@@ -156,8 +160,12 @@ export type OverviewDocument = Omit<PerformanceOverview, 'date' | 'departmentCod
  *   scores themselves are that times the department's employees; for everyone, from the same sums
  *   over every department (`performance_overall_skill_months` and `_days`).
  */
-export async function overviewDocument(db: Executor, date: string, departmentCode: string | undefined) {
-  const inDepartment = (column: SQL) => (departmentCode ? sql`${column} = ${departmentCode}` : sql`true`);
+export async function overviewDocument(
+  db: Executor,
+  date: string,
+  departments: readonly string[] | undefined,
+) {
+  const inDepartment = (column: SQL) => (departments ? oneOf(column, departments) : sql`true`);
   // A department rollup's rows for the year so far: the months before the date's from its month
   // table (their date null), the date's month from its day table.
   const monthsAndDays = (columns: SQL, months: string, days: string) =>
@@ -173,10 +181,10 @@ export async function overviewDocument(db: Executor, date: string, departmentCod
     meanOf(sql`sum(x.daily_sum) filter (where ${days})`, sql`sum(x.days) filter (where ${days})`);
   // The month so far and the year so far, each as whole months of the department months and days.
   // One department's skill sums, or everyone's from the rollups over every department.
-  const [skillMonths, skillDays] = departmentCode
+  const [skillMonths, skillDays] = departments
     ? [
-        sql`performance_department_skill_months m where m.department_code = ${departmentCode} and`,
-        sql`performance_skill_days k where k.department_code = ${departmentCode} and`,
+        sql`performance_department_skill_months m where ${oneOf(sql`m.department_code`, departments)} and`,
+        sql`performance_skill_days k where ${oneOf(sql`k.department_code`, departments)} and`,
       ]
     : [sql`performance_overall_skill_months m where`, sql`performance_overall_skill_days k where`];
   const upTo = (from: string) =>

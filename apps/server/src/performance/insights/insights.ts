@@ -14,6 +14,8 @@ import {
   trendRange,
 } from '@wfc/contract';
 import { getTableName, sql } from 'drizzle-orm';
+import { managedDepartmentCodes, type ScopedCaller } from '../../auth/scopes.ts';
+import type { Executor } from '../../db/client.ts';
 import { rowsOf } from '../../db/rows.ts';
 import {
   departments,
@@ -33,8 +35,10 @@ import {
   performances,
   skills,
 } from '../../db/schema/index.ts';
-import { badRequest, notFound } from '../../http/envelope.ts';
+import { ApiError, badRequest, notFound } from '../../http/envelope.ts';
 import { type ApiRoute, anyOf, defineRoute, JsonText } from '../../http/routes.ts';
+import { reachedEmployees, viewReach } from '../reach.ts';
+import { textSet } from '../sql.ts';
 import { type OverviewDocument, overviewDocument, trendText } from './insights-sql.ts';
 
 const TAG = 'Performances';
@@ -68,6 +72,24 @@ const OVERVIEW_READS = [
   departments,
 ].map((t) => getTableName(t));
 
+/**
+ * The departments an overview covers, undefined for everyone's: the one asked, or every managed
+ * one for a team's scores. Whoever sees only their own scores sees no overview: it is made of
+ * whole departments' averages.
+ */
+async function overviewDepartments(db: Executor, caller: ScopedCaller, asked: string | undefined) {
+  const scope = viewReach(caller).scope;
+  if (scope === 'own')
+    throw new ApiError(403, 'The overview shows whole departments: you can see only your own scores');
+  if (scope === 'all') return asked === undefined ? undefined : [asked];
+  const managed = await managedDepartmentCodes(db, caller.userCode);
+  if (asked === undefined) return managed;
+  // A department beyond reach answers as one without scores would not: refused, naming nothing.
+  if (!managed.includes(asked))
+    throw new ApiError(403, 'You can see the overview of your own team’s departments only');
+  return [asked];
+}
+
 /** Pure: the ten buckets in order, empty ones counted as 0. */
 export function fillBuckets(buckets: OverviewDocument['buckets']): PerformanceOverview['distribution'] {
   const counts = new Map(buckets);
@@ -91,6 +113,9 @@ export const insightRoutes: ApiRoute[] = [
       const range = trendRange({ from, to }, localIsoDate(new Date()));
       if ('message' in range) throw badRequest('Invalid input', [range]);
       const { cache, db } = ctx.services;
+      // Someone beyond reach is not found, in the words of someone who does not exist.
+      const reached = await reachedEmployees(db, [employeeCode], viewReach(ctx.session).within);
+      if (!reached.has(employeeCode)) throw notFound(PERFORMANCE_MESSAGES.employeeNotFound);
       const trend = await cache.get(['performance-trend', employeeCode, range], TREND_READS, () =>
         trendText(db, employeeCode, range),
       );
@@ -111,8 +136,9 @@ export const insightRoutes: ApiRoute[] = [
       const date = ctx.query.date ?? localIsoDate(new Date());
       const departmentCode = ctx.query.departmentCode ?? null;
       const { cache, db } = ctx.services;
-      const doc = await cache.get(['performance-overview', date, departmentCode], OVERVIEW_READS, () =>
-        overviewDocument(db, date, ctx.query.departmentCode),
+      const covered = await overviewDepartments(db, ctx.session, ctx.query.departmentCode);
+      const doc = await cache.get(['performance-overview', date, covered ?? null], OVERVIEW_READS, () =>
+        overviewDocument(db, date, covered),
       );
       const data: PerformanceOverview = {
         date,
@@ -134,12 +160,26 @@ export const insightRoutes: ApiRoute[] = [
     listed: true,
     async handler(ctx) {
       const { cache, db } = ctx.services;
+      const scope = viewReach(ctx.session).scope;
+      // The departments the caller's scores cover: every one, the managed ones, or none for
+      // whoever sees only their own.
+      const only =
+        scope === 'all'
+          ? undefined
+          : scope === 'team'
+            ? await managedDepartmentCodes(db, ctx.session.userCode)
+            : [];
       // Kept until a department changes: every screen of the snapshot asks for them.
-      const data = await cache.get(['performance-departments'], [getTableName(departments)], () =>
-        rowsOf<PerformanceDepartment>(
-          db,
-          sql`select department_code as "departmentCode", name from departments order by lower(name), id`,
-        ),
+      const data = await cache.get(
+        ['performance-departments', only ?? null],
+        [getTableName(departments)],
+        () =>
+          rowsOf<PerformanceDepartment>(
+            db,
+            sql`select department_code as "departmentCode", name from departments
+              where ${only ? sql`department_code in (${textSet(only)})` : sql`true`}
+              order by lower(name), id`,
+          ),
       );
       return { message: PERFORMANCE_INSIGHT_MESSAGES.departments, data, total: data.length };
     },
