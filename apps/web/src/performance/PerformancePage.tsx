@@ -2,13 +2,11 @@ import InsightsIcon from '@mui/icons-material/InsightsOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import FormControlLabel from '@mui/material/FormControlLabel';
 import Paper from '@mui/material/Paper';
-import Switch from '@mui/material/Switch';
 import { FUTURE_SCORE_MESSAGE, PERFORMANCE_MESSAGES } from '@wfc/contract';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { ApiError, errorMessage } from '../api/client';
+import { errorMessage } from '../api/client';
 import { failureOf } from '../api/retry';
 import { useCan, useUnsavedInput } from '../auth/auth';
 import { DiscardDialog } from '../ui/DiscardDialog';
@@ -20,17 +18,20 @@ import { ScreenHeader } from '../ui/ScreenHeader';
 import { TableSkeleton } from '../ui/Skeletons';
 import { LoadingOverlay, TablePager } from '../ui/TablePager';
 import { nextSort } from '../ui/tableState/tableUrl';
-import { useUnsavedChangesGuard } from '../ui/useUnsavedChangesGuard';
 import { EditingBar } from './EditingBar';
-import { FilterForm } from './FilterForm';
-import { firstConflict, unresolvedMessage } from './merge';
-import { useExportCsv, useSavePerformances } from './mutations';
+import { GridToolbar } from './GridToolbar';
+import { firstConflict } from './merge';
+import { useExportCsv } from './mutations';
 import { PerformanceActions } from './PerformanceActions';
 import { PerformanceTable } from './PerformanceTable';
-import { type GridQuery, isFutureDate, withDepartment, withFilter } from './query';
+import { isFutureDate } from './query';
 import { StaleAlert } from './StaleAlert';
 import { useCellHandlers } from './useCellHandlers';
+import { useDayRows } from './useDayRows';
+import { useDensity } from './useDensity';
 import { useGridDraft } from './useGridDraft';
+import { useGridSave } from './useGridSave';
+import { useLeaveGuard } from './useLeaveGuard';
 import { usePerformanceQuery } from './usePerformanceQuery';
 
 /** To the charts of every employee's scores over time. */
@@ -47,70 +48,45 @@ function OverviewLink() {
   );
 }
 
-/** Above the grid: its filters, and the heat map's switch (off while editing). */
-function GridToolbar({
-  query,
-  onQuery,
-  heatMap,
-  onHeatMap,
-  editing,
-}: {
-  query: GridQuery;
-  onQuery(query: GridQuery): void;
-  heatMap: boolean;
-  onHeatMap(on: boolean): void;
-  editing: boolean;
-}) {
-  return (
-    <Box
-      sx={{
-        p: 2,
-        borderBottom: 1,
-        borderColor: 'divider',
-        display: 'flex',
-        flexWrap: 'wrap',
-        gap: 1.5,
-        alignItems: 'flex-start',
-        justifyContent: 'space-between',
-      }}
-    >
-      <FilterForm
-        date={query.date}
-        keyword={query.keyword}
-        departmentCode={query.departmentCode}
-        onApply={(date, keyword) => onQuery(withFilter(query, date, keyword))}
-        onDepartment={(code) => onQuery(withDepartment(query, code))}
-      />
-      <FormControlLabel
-        control={<Switch checked={heatMap} onChange={(e) => onHeatMap(e.target.checked)} />}
-        label="Heat map"
-        disabled={editing}
-        sx={{ mr: 0, minHeight: 40 }}
-      />
-    </Box>
-  );
-}
-
 /** The Performance Snapshot: a date's scores per employee and skill, editable in place. */
 export default function PerformancePage() {
-  const { query, setQuery, queryString, grid, rows, total, today } = usePerformanceQuery();
+  const { query, setQuery, grid, rows: pageRows, total, today } = usePerformanceQuery();
   const future = isFutureDate(query.date, today);
   const canEdit = useCan()('CREATE_PERFORMANCE', 'UPDATE_PERFORMANCE') && !future;
   const [heatMap, setHeatMap] = useState(false);
-  const { state, dispatch, pending, dirty } = useGridDraft(rows, queryString);
-  const { handlers, focusFirstCell, focusCell } = useCellHandlers(rows, dispatch);
-  const blocker = useUnsavedChangesGuard(dirty);
-  useUnsavedInput(dirty);
-  const save = useSavePerformances({
-    onSaved: () => dispatch({ type: 'stop' }),
-    onRefused: (cellErrors) => dispatch({ type: 'refused', cellErrors }),
-    onStale: (message, current) => dispatch({ type: 'stale', message, current }),
-  });
-  const exportCsv = useExportCsv();
-  // A failed save stays said in the editing area while the drafts are those it failed to save.
-  const [saveFailure, setSaveFailure] = useState<{ message: string; drafts: typeof state.drafts } | null>(
-    null,
+  const [density, setDensity] = useDensity();
+  // Edit mode edits the whole day (every row of the date, department and filter), not the page.
+  const [editRequested, setEditRequested] = useState(false);
+  const day = useDayRows(query, editRequested);
+  const dayRows = day.data?.data;
+  const rows = editRequested && dayRows ? dayRows : pageRows;
+  const { state, dispatch, pending, dirty } = useGridDraft(
+    rows,
+    [query.date, query.departmentCode, query.keyword].join('|'),
   );
+  const revealRow = useRef<((row: number) => void) | null>(null);
+  const { handlers, focusFirstCell, focusCell, focusNextUnscored } = useCellHandlers(rows, dispatch, {
+    drafts: state.drafts,
+    revealRow: (row) => revealRow.current?.(row),
+  });
+  // The inputs appear once the day has arrived; the keyboard starts in its first cell.
+  const editing = state.editing && dayRows !== undefined;
+  useEffect(() => {
+    if (editing) focusFirstCell();
+  }, [editing, focusFirstCell]);
+  useEffect(() => {
+    if (!state.editing) setEditRequested(false);
+  }, [state.editing]);
+  // Without the whole day there is nothing to edit: back to the page, saying why.
+  useEffect(() => {
+    if (!day.error) return;
+    notify.error(errorMessage(day.error, PERFORMANCE_MESSAGES.failedList));
+    dispatch({ type: 'stop' });
+  }, [day.error, dispatch]);
+  const blocker = useLeaveGuard(dirty);
+  useUnsavedInput(dirty);
+  const save = useGridSave(state, dispatch, pending);
+  const exportCsv = useExportCsv();
 
   const heading = { title: 'Performance Snapshot', subtitle: `Scores for ${formatDate(query.date)}` };
   // With no grid to show, the screen keeps its heading over the failure or the grid's outline.
@@ -140,28 +116,13 @@ export default function PerformancePage() {
               canEdit={canEdit}
               hasRows={rows.length > 0}
               dirty={dirty}
-              saving={save.isPending}
+              saving={save.saving}
               exporting={exportCsv.isPending}
               onEdit={() => {
+                setEditRequested(true);
                 dispatch({ type: 'edit' });
-                focusFirstCell();
               }}
-              onSave={() => {
-                if (!dirty || save.isPending) return;
-                // Someone else's value would be overwritten without the user having chosen it.
-                if (state.conflicts.size > 0) notify.error(unresolvedMessage(state.conflicts.size));
-                else {
-                  const drafts = state.drafts;
-                  setSaveFailure(null);
-                  save.mutate(pending, {
-                    onError: (err) => {
-                      // A stale save is explained above the grid (StaleAlert).
-                      if (err instanceof ApiError && err.status === 409 && Array.isArray(err.data)) return;
-                      setSaveFailure({ message: errorMessage(err, PERFORMANCE_MESSAGES.failedSave), drafts });
-                    },
-                  });
-                }
-              }}
+              onSave={save.start}
               onCancel={() => dispatch({ type: dirty ? 'askCancel' : 'stop' })}
               onExport={() => exportCsv.mutate(query)}
             />
@@ -185,6 +146,8 @@ export default function PerformancePage() {
           onQuery={setQuery}
           heatMap={heatMap}
           onHeatMap={setHeatMap}
+          density={density}
+          onDensity={setDensity}
           editing={state.editing}
         />
         {future && (
@@ -192,32 +155,40 @@ export default function PerformancePage() {
             {FUTURE_SCORE_MESSAGE}: this date can be read but not edited.
           </Alert>
         )}
-        {state.editing && (
+        {editing && (
           <EditingBar
             changedCount={pending.length}
-            failure={saveFailure?.drafts === state.drafts ? saveFailure.message : undefined}
-            onDismissFailure={() => setSaveFailure(null)}
+            rowCount={rows.length}
+            failure={save.failure?.message}
+            savedCount={save.failure?.saved}
+            onDismissFailure={save.dismiss}
+            onNextUnscored={focusNextUnscored}
           />
         )}
         <PerformanceTable
           rows={rows}
           skills={rows[0]?.skills ?? []}
           query={query}
-          editing={state.editing}
-          saving={save.isPending}
+          editing={editing}
+          saving={save.saving}
+          density={density}
+          revealRow={revealRow}
           drafts={state.drafts}
           cellErrors={state.cellErrors}
           conflicts={state.conflicts}
           flash={state.flash}
           handlers={handlers}
-          heatMap={heatMap && !state.editing}
+          heatMap={heatMap && !editing}
           onSort={(field) => setQuery(nextSort(query, field))}
           onResolve={(employeeCode, skillCode, choice) =>
             dispatch({ type: 'resolve', employeeCode, skillCode, choice })
           }
         />
-        <TablePager total={total} query={query} onChange={setQuery} />
-        {grid.isFetching && <LoadingOverlay label="Loading performances" zIndex={3} />}
+        {/* The whole day is on screen while editing: nothing to page through. */}
+        {!state.editing && <TablePager total={total} query={query} onChange={setQuery} />}
+        {(grid.isFetching || (editRequested && day.isFetching)) && (
+          <LoadingOverlay label="Loading performances" zIndex={3} />
+        )}
       </Paper>
       <Box role="status" aria-live="polite" sx={visuallyHidden}>
         {state.announcement}

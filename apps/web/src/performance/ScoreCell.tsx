@@ -5,7 +5,11 @@ import type { CellPos, MoveKey } from './grid';
 export interface ScoreCellHandlers {
   onInput(pos: CellPos, text: string): void;
   onPaste(pos: CellPos, text: string): void;
-  onMove(pos: CellPos, key: MoveKey): void;
+  /** 'NextUnscored' (Ctrl+Enter): the next empty cell of the day, wherever it is. */
+  onMove(pos: CellPos, key: MoveKey | 'NextUnscored'): void;
+  /** Tab or Shift+Tab: true when the grid moved the focus itself, false to leave it to the page order. */
+  onTab(pos: CellPos, back: boolean): boolean;
+  onFocus(pos: CellPos): void;
   register(pos: CellPos, el: HTMLInputElement | null): void;
 }
 
@@ -21,6 +25,8 @@ interface Props {
   /** The id of what describes the cell (a conflict's two values). */
   describedBy?: string;
   disabled: boolean;
+  /** Compact rows: less padding inside the input. */
+  dense: boolean;
   handlers: ScoreCellHandlers;
 }
 
@@ -55,6 +61,7 @@ export const ScoreCell = memo(function ScoreCell({
   conflict,
   describedBy,
   disabled,
+  dense,
   handlers,
 }: Props) {
   const pos: CellPos = { row, col };
@@ -71,7 +78,12 @@ export const ScoreCell = memo(function ScoreCell({
       return;
     }
     if (key.length === 1 || key === 'Backspace' || key === 'Delete') fresh.current = false;
-    if (key === 'Enter') {
+    if (key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      handlers.onMove(pos, 'NextUnscored');
+    } else if (key === 'Tab') {
+      if (handlers.onTab(pos, e.shiftKey)) e.preventDefault();
+    } else if (key === 'Enter') {
       e.preventDefault();
       handlers.onMove(pos, e.shiftKey ? 'ShiftEnter' : 'Enter');
     } else if (key === 'ArrowUp' || key === 'ArrowDown') {
@@ -106,6 +118,7 @@ export const ScoreCell = memo(function ScoreCell({
       onPaste={onPaste}
       onFocus={(e) => {
         fresh.current = true;
+        handlers.onFocus(pos);
         e.currentTarget.select();
       }}
       onMouseDown={() => {
@@ -116,7 +129,7 @@ export const ScoreCell = memo(function ScoreCell({
         minWidth: 0,
         boxSizing: 'border-box',
         px: 1.25,
-        py: 0.75,
+        py: dense ? 0.25 : 0.75,
         font: 'inherit',
         textAlign: 'center',
         color: 'text.primary',

@@ -41,7 +41,7 @@ export type GridDraftAction =
   | { type: 'edit' }
   /** Back to read mode, drafts dropped: after Cancel, Discard or a save. */
   | { type: 'stop' }
-  /** Another date, page, sort or filter: drafts belong to the rows they were typed on. */
+  /** Another date, department or filter: drafts belong to the day they were typed on. */
   | { type: 'queryChanged' }
   /** `base`: the row as on screen, kept as the row's base if it is the first cell typed in it. */
   | { type: 'input'; employeeCode: string; skillCode: string; text: string; base: RowBase }
@@ -51,6 +51,8 @@ export type GridDraftAction =
   | { type: 'stale'; message: string; current: readonly PerformanceRow[] }
   /** A conflicting cell settled: their value (the draft goes) or the user's (the draft stays). */
   | { type: 'resolve'; employeeCode: string; skillCode: string; choice: 'theirs' | 'mine' }
+  /** These rows were saved by the chunks of a save that a later chunk failed: no longer changes. */
+  | { type: 'savedRows'; employeeCodes: readonly string[] }
   | { type: 'flashEnd' }
   | { type: 'askCancel' }
   | { type: 'keepEditing' };
@@ -171,6 +173,15 @@ export function gridDraftReducer(state: GridDraftState, action: GridDraftAction)
       const choice = action.choice === 'theirs' ? 'Their value' : 'Your value';
       const left = conflicts.size === 0 ? 'No conflicts left.' : `${conflicts.size} left.`;
       return { ...state, drafts, conflicts, announcement: `${choice} kept. ${left}` };
+    }
+    case 'savedRows': {
+      const drafts = new Map(state.drafts);
+      const bases = new Map(state.bases);
+      for (const code of action.employeeCodes) {
+        drafts.delete(code);
+        bases.delete(code);
+      }
+      return { ...state, drafts, bases };
     }
     case 'flashEnd':
       return { ...state, flash: null };

@@ -9,6 +9,7 @@ import { downloadPerformanceCsv } from './exportCsv';
 import type { SubmissionRow } from './grid';
 import { withCurrentRows } from './merge';
 import type { GridQuery } from './query';
+import { ChunkRefused, saveChunks } from './saveChunks';
 import { serverCellErrors } from './serverErrors';
 
 interface SaveCallbacks {
@@ -20,6 +21,26 @@ interface SaveCallbacks {
    * loaded: the server's message and those rows as they now stand, already shown in the grid.
    */
   onStale(message: string, current: PerformanceRow[]): void;
+  /** A later chunk was refused after these rows were saved: they are no longer changes. */
+  onPartlySaved?(saved: readonly SubmissionRow[]): void;
+}
+
+/** Why a save failed, whether or not it was sent in chunks. */
+export const saveFailureReason = (err: unknown) => (err instanceof ChunkRefused ? err.reason : err);
+
+/** Sends the rows chunk after chunk (see saveChunks.ts); the last chunk's answer is the save's. */
+async function saveInChunks(rows: readonly SubmissionRow[]) {
+  const saved: SubmissionRow[] = [];
+  let answer: ApiSuccess<unknown> | undefined;
+  for (const chunk of saveChunks(rows)) {
+    try {
+      answer = await api.post(PERFORMANCE_ENDPOINTS.save, { performances: chunk });
+    } catch (err) {
+      throw new ChunkRefused(err, saved, chunk);
+    }
+    saved.push(...chunk);
+  }
+  return answer ?? { message: PERFORMANCE_MESSAGES.saved };
 }
 
 /** A 409 whose data is the current rows: a stale save rather than any other conflict. */
@@ -35,17 +56,23 @@ function showCurrentRows(queryClient: QueryClient, current: readonly Performance
   );
 }
 
-/** Saves the changed rows in one request, then fetches the grid again. */
-export function useSavePerformances({ onSaved, onRefused, onStale }: SaveCallbacks) {
+/** Saves the changed rows (in chunks when they are many), then fetches the grid again. */
+export function useSavePerformances({ onSaved, onRefused, onStale, onPartlySaved }: SaveCallbacks) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (rows: SubmissionRow[]) => api.post(PERFORMANCE_ENDPOINTS.save, { performances: rows }),
+    mutationFn: saveInChunks,
     onSuccess: async (res) => {
       notify.success(res.message || PERFORMANCE_MESSAGES.saved);
       onSaved();
       await queryClient.invalidateQueries({ queryKey: queryKeys.performance.all });
     },
-    onError: (err, rows) => {
+    onError: (failure) => {
+      const err = saveFailureReason(failure);
+      const rows = failure instanceof ChunkRefused ? failure.chunk : [];
+      if (failure instanceof ChunkRefused && failure.saved.length > 0) {
+        onPartlySaved?.(failure.saved);
+        void queryClient.invalidateQueries({ queryKey: queryKeys.performance.all });
+      }
       const current = staleRowsOf(err);
       if (current) {
         // The screen explains it beside the grid, where the merged cells are.

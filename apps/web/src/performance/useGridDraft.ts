@@ -6,14 +6,15 @@ import { gridDraftReducer, INITIAL_GRID_DRAFT } from './gridDraft';
 const FLASH_MS = 1500;
 
 /**
- * The grid's editing state for the rows on screen: what changed (the rows a save sends) and
- * whether anything did. `queryString` identifies those rows; when it changes the drafts go.
+ * The grid's editing state for the rows being edited: what changed (the rows a save sends) and
+ * whether anything did. `rowsKey` identifies those rows (the day: date, department and filter,
+ * not their order); when it changes the drafts go.
  */
-export function useGridDraft(rows: readonly PerformanceRow[], queryString: string) {
+export function useGridDraft(rows: readonly PerformanceRow[], rowsKey: string) {
   const [state, dispatch] = useReducer(gridDraftReducer, INITIAL_GRID_DRAFT);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the query string is the trigger.
-  useEffect(() => dispatch({ type: 'queryChanged' }), [queryString]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the rows' key is the trigger.
+  useEffect(() => dispatch({ type: 'queryChanged' }), [rowsKey]);
 
   useEffect(() => {
     if (!state.flash) return;

@@ -54,13 +54,18 @@ function renderPage(
     'ResizeObserver',
     class {
       observe() {}
+      unobserve() {}
       disconnect() {}
     },
   );
+  // Nor any sizes: the grid's scroll box gets a height, so that edit mode draws the rows in it.
+  vi.spyOn(Element.prototype, 'clientHeight', 'get').mockReturnValue(600);
   window.localStorage.setItem(STORAGE_KEY, JSON.stringify({ auth: { user, isAuthenticated: true } }));
   const api = stubApi({
     GetSession: ok(user),
     GetPerformances: ok(ROWS, 'Performances fetched successfully', 2),
+    // Edit mode edits every row of the day, which the report lists unpaged.
+    GetPerformanceReport: ok(ROWS, 'Performance report fetched successfully', 2),
     ...handlers,
   });
   const router = createMemoryRouter(
@@ -82,7 +87,14 @@ function renderPage(
 const cell = (skill: string, person: string) =>
   screen.getByRole('textbox', { name: `${skill} score for ${person}` });
 
+/** Edit, then the inputs once the whole day (the report) has arrived. */
+async function startEditing(user: ReturnType<typeof userEvent.setup>) {
+  await user.click(await screen.findByRole('button', { name: 'Edit' }));
+  await screen.findByRole('button', { name: 'Next unscored' });
+}
+
 afterEach(() => {
+  vi.restoreAllMocks();
   vi.unstubAllGlobals();
   window.localStorage.clear();
 });
@@ -128,7 +140,7 @@ describe('the performance screen', () => {
       const api = renderPage(EDITOR, {
         CreateUpdatePerformances: ok([], 'Performances saved successfully'),
       });
-      await user.click(await screen.findByRole('button', { name: 'Edit' }));
+      await startEditing(user);
       const speed = cell('Speed', 'Bo Chan');
       await user.click(speed);
       await user.keyboard('4');
@@ -167,7 +179,7 @@ describe('the performance screen', () => {
           errors: [{ field: 'performances.0.performancePerSkill.0.pointsEarned', message: 'Too high' }],
         })),
       });
-      await user.click(await screen.findByRole('button', { name: 'Edit' }));
+      await startEditing(user);
       await user.clear(cell('Accuracy', 'Ann Lee'));
       await user.type(cell('Accuracy', 'Ann Lee'), '9');
       await user.click(screen.getByRole('button', { name: 'Save' }));
@@ -183,7 +195,7 @@ describe('the performance screen', () => {
     async () => {
       const user = userEvent.setup();
       renderPage(EDITOR, {});
-      await user.click(await screen.findByRole('button', { name: 'Edit' }));
+      await startEditing(user);
       await waitFor(() => expect(document.activeElement).toBe(cell('Accuracy', 'Ann Lee')));
       await user.keyboard('{Enter}');
       expect(document.activeElement).toBe(cell('Accuracy', 'Bo Chan'));
@@ -205,7 +217,7 @@ describe('the performance screen', () => {
     async () => {
       const user = userEvent.setup();
       renderPage(EDITOR, {});
-      await user.click(await screen.findByRole('button', { name: 'Edit' }));
+      await startEditing(user);
       await user.click(cell('Speed', 'Ann Lee'));
       await user.keyboard('3');
       await user.click(screen.getByRole('button', { name: 'Cancel' }));
@@ -238,7 +250,7 @@ describe('the performance screen', () => {
             : ok([], 'Performances saved successfully'),
         ),
       });
-      await user.click(await screen.findByRole('button', { name: 'Edit' }));
+      await startEditing(user);
       await user.clear(cell('Accuracy', 'Ann Lee'));
       await user.type(cell('Accuracy', 'Ann Lee'), '9');
       await user.type(cell('Speed', 'Ann Lee'), '5');

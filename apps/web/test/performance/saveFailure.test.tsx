@@ -32,13 +32,18 @@ function renderPage(handlers: Record<string, Stub>) {
     'ResizeObserver',
     class {
       observe() {}
+      unobserve() {}
       disconnect() {}
     },
   );
+  // Nor any sizes: the grid's scroll box gets a height, so that edit mode draws the rows in it.
+  vi.spyOn(Element.prototype, 'clientHeight', 'get').mockReturnValue(600);
   window.localStorage.setItem(STORAGE_KEY, JSON.stringify({ auth: { user, isAuthenticated: true } }));
   const api = stubApi({
     GetSession: ok(user),
     GetPerformances: ok(ROWS, 'Performances fetched successfully', 1),
+    // Edit mode edits every row of the day, which the report lists unpaged.
+    GetPerformanceReport: ok(ROWS, 'Performance report fetched successfully', 1),
     ...handlers,
   });
   const router = createMemoryRouter([{ path: '/performance-snapshot', element: <PerformancePage /> }], {
@@ -71,7 +76,14 @@ const accuracy = () => screen.getByRole('textbox', { name: 'Accuracy score for A
  */
 const pastTheToast = () => act(() => new Promise((r) => setTimeout(r, TOAST_AUTO_CLOSE_MS + 700)));
 
+/** Edit, then the inputs once the whole day (the report) has arrived. */
+async function startEditing(user: ReturnType<typeof userEvent.setup>) {
+  await user.click(await screen.findByRole('button', { name: 'Edit' }));
+  await screen.findByRole('button', { name: 'Next unscored' });
+}
+
 afterEach(() => {
+  vi.restoreAllMocks();
   resetToasts();
   vi.unstubAllGlobals();
   window.localStorage.clear();
@@ -85,7 +97,7 @@ describe('a failed save of the Performance Snapshot', () => {
       const api = renderPage({
         CreateUpdatePerformances: reply(() => ({ statusCode: 500, message: 'The database is unavailable' })),
       });
-      await user.click(await screen.findByRole('button', { name: 'Edit' }));
+      await startEditing(user);
       await user.clear(accuracy());
       await user.type(accuracy(), '9');
       await user.click(screen.getByRole('button', { name: 'Save' }));

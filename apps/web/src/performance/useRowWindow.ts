@@ -1,0 +1,69 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { type RefObject, useCallback, useLayoutEffect, useRef, useState } from 'react';
+import { type Density, ROW_HEIGHT } from './columns';
+
+export interface RowWindow {
+  /** The rows to draw: index, and top and bottom in pixels from the top of the body. */
+  items: readonly { index: number; start: number; end: number }[];
+  /** The height of every row together, drawn or not. */
+  total: number;
+  /** Given each drawn row, so rows taller than estimated (a conflict's choice) are measured. */
+  measure?(el: HTMLTableRowElement | null): void;
+  /** Scrolls a row into view, so that it is drawn. */
+  reveal(row: number): void;
+  headRef: RefObject<HTMLTableSectionElement | null>;
+  /** The sticky header's height: rows scrolled to stop below it. */
+  headHeight: number;
+}
+
+/** Rows drawn beyond each edge of the box: a fast scroll or key repeat shows no blank rows. */
+const OVERSCAN = 10;
+
+/**
+ * Which rows of the table to draw. While editing (`virtual`) only the rows in the scroll box and a
+ * few around them; otherwise every row, as a page has at most 100.
+ */
+export function useRowWindow({
+  count,
+  box,
+  virtual,
+  density,
+}: {
+  count: number;
+  box: RefObject<HTMLDivElement | null>;
+  virtual: boolean;
+  density: Density;
+}): RowWindow {
+  const headRef = useRef<HTMLTableSectionElement>(null);
+  const [headHeight, setHeadHeight] = useState(0);
+  useLayoutEffect(() => {
+    setHeadHeight(headRef.current?.offsetHeight ?? 0);
+  });
+  const estimate = ROW_HEIGHT[density][virtual ? 'edit' : 'read'];
+  const virtualizer = useVirtualizer({
+    count: virtual ? count : 0,
+    getScrollElement: () => box.current,
+    estimateSize: () => estimate,
+    overscan: OVERSCAN,
+    scrollPaddingStart: headHeight,
+  });
+  // Another density changes every row's height at once.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the density is the trigger.
+  useLayoutEffect(() => virtualizer.measure(), [density, virtualizer]);
+  const reveal = useCallback(
+    (row: number) => virtualizer.scrollToIndex(row, { align: 'auto' }),
+    [virtualizer],
+  );
+  if (!virtual) {
+    const items = Array.from({ length: count }, (_, index) => ({ index, start: 0, end: 0 }));
+    return { items, total: 0, reveal, headRef, headHeight };
+  }
+  return {
+    items: virtualizer.getVirtualItems(),
+    total: virtualizer.getTotalSize(),
+    measure: virtualizer.measureElement,
+    reveal,
+    headRef,
+    headHeight,
+  };
+}
