@@ -36,6 +36,8 @@ interface SaveOptions {
   onConflict?(conflict: StaleConflict): void;
   /** Saved: called just before leaving for the back target (the form lets go of its leave guard). */
   onSaved?(): void;
+  /** Saved with 'another' asked: called in place of leaving (a create form starts afresh). */
+  onSavedForAnother?(): void;
   /**
    * Refused or failed (other than a stale version): the message the toast showed, for the form to
    * keep on screen after the toast has closed.
@@ -43,8 +45,12 @@ interface SaveOptions {
   onFailed?(message: string): void;
 }
 
+/** After a successful save: leave for the back target, or stay for another record. */
+export type AfterSave = 'back' | 'another';
+
 /**
- * Sends a create or update. Success: the server's message as a toast, then the back target.
+ * Sends a create or update. Success: the server's message as a toast, then the back target (or,
+ * when asked for `another`, the form's `onSavedForAnother`).
  * A stale version: the conflict handed to the form. Other failures: the server's message (else
  * the module's default) as a toast, its field errors handed to the form, and the message too.
  *
@@ -62,15 +68,16 @@ export function useSaveRecord(
   const endpoint =
     mode === 'create' ? def.endpoints.create : mode === 'update' ? def.endpoints.update : undefined;
   const { mutateAsync } = useMutation({
-    mutationFn: (body: RequestBody) => {
+    mutationFn: ({ body }: { body: RequestBody; after: AfterSave }) => {
       if (!endpoint) throw new Error(`${def.label} has no ${mode} endpoint`);
       return options.multipart ? api.postMultipart(endpoint, body) : api.post(endpoint, body);
     },
-    onSuccess: (res) => {
+    onSuccess: (res, { after }) => {
       notify.success(res.message || (mode === 'create' ? def.messages.created : def.messages.updated));
       void invalidate();
       options.onSaved?.();
-      goBack(typeof back === 'string' ? { to: back } : back);
+      if (after === 'another' && options.onSavedForAnother) options.onSavedForAnother();
+      else goBack(typeof back === 'string' ? { to: back } : back);
     },
     onError: (err) => {
       const conflict = staleConflictOf(err);
@@ -91,7 +98,8 @@ export function useSaveRecord(
   });
   return useCallback(
     // Enter in a view form's field submits it too; without an endpoint there is nothing to send.
-    (body: RequestBody) => (endpoint ? mutateAsync(body).then(ignore, ignore) : Promise.resolve()),
+    (body: RequestBody, after: AfterSave = 'back') =>
+      endpoint ? mutateAsync({ body, after }).then(ignore, ignore) : Promise.resolve(),
     [endpoint, mutateAsync],
   );
 }

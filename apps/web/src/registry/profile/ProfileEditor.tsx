@@ -147,7 +147,7 @@ export function ProfileEditor({ def, mode, code, record, back, picture, pictureE
               <Divider />
               <Notifications form={form} />
             </RequiredFields>
-            <SubmitRow hidden={false} submitting={formState.isSubmitting} />
+            <SubmitRow submitting={formState.isSubmitting} />
           </Box>
         </Box>
       </Paper>

@@ -2,7 +2,7 @@ import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import type { FormFieldDef, ResourceDef } from '@wfc/contract';
-import { type BaseSyntheticEvent, useMemo, useState } from 'react';
+import { type BaseSyntheticEvent, useEffect, useMemo, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useUnsavedInput } from '../../auth/auth';
 import { DiscardDialog } from '../../ui/DiscardDialog';
@@ -10,7 +10,7 @@ import { ScreenHeader } from '../../ui/ScreenHeader';
 import { useUnsavedChangesGuard } from '../../ui/useUnsavedChangesGuard';
 import { comparedFieldsOf, compareFields, versionOf } from '../conflict/conflict';
 import { useConflictActions } from '../conflict/useConflictActions';
-import { useSaveRecord } from '../mutations';
+import { type AfterSave, useSaveRecord } from '../mutations';
 import { useDraft, usePreset } from '../paths';
 import type { Option } from '../select/ResourceSelect';
 import { bodyResolver } from './bodyResolver';
@@ -25,6 +25,7 @@ import { requiredFieldsOf } from './requiredFields';
 import { SaveFailureAlert, useSaveFailure } from './SaveFailure';
 import { SubmitRow } from './SubmitRow';
 import { UNSAVED_FORM_TEXT, useApplyDraft } from './unsaved';
+import { useFreshForm } from './useFreshForm';
 
 interface Props {
   def: ResourceDef;
@@ -48,12 +49,29 @@ const pick = (preset: Record<string, Option>, fields: readonly FormFieldDef[]) =
 export function ResourceForm({ def, mode }: Props) {
   return (
     <RecordScreen def={def} mode={mode}>
-      {(props) => (mode === 'view' ? <RecordView {...props} /> : <EntityForm {...props} />)}
+      {(props) => (mode === 'view' ? <RecordView {...props} /> : <FreshForms {...props} />)}
     </RecordScreen>
   );
 }
 
-function EntityForm({ def, mode, code, record, back }: RecordFormProps) {
+/** A create form starts over, as a new form, after "Save and add another". */
+function FreshForms(props: RecordFormProps) {
+  const fresh = useFreshForm();
+  return (
+    <EntityForm
+      key={fresh.round}
+      {...props}
+      another={props.mode === 'create' ? { startOver: fresh.startOver, round: fresh.round } : undefined}
+    />
+  );
+}
+
+interface EntityFormProps extends RecordFormProps {
+  /** Create forms: how to start over after "Save and add another", and how many times it has. */
+  another?: { startOver(): void; round: number };
+}
+
+function EntityForm({ def, mode, code, record, back, another }: EntityFormProps) {
   const fields = fieldsFor(def, mode);
   const schema = mode === 'create' ? def.createSchema : mode === 'update' ? def.updateSchema : undefined;
   const bodyOf = (values: FormValues) => ({
@@ -68,7 +86,7 @@ function EntityForm({ def, mode, code, record, back }: RecordFormProps) {
   const initial = useMemo(() => initialValues(fieldsFor(def, mode), base), [def, mode, base]);
   const required = useMemo(() => requiredFieldsOf(def, mode), [def, mode]);
   const [defaults] = useState(() => ({ ...initial, ...(mode === 'create' ? pick(preset, fields) : {}) }));
-  const { control, handleSubmit, setError, setValue, getValues, reset, formState, watch } =
+  const { control, handleSubmit, setError, setValue, setFocus, getValues, reset, formState, watch } =
     useForm<FormValues>({
       defaultValues: defaults,
       resolver: schema ? bodyResolver<FormValues>(schema, bodyOf) : undefined,
@@ -93,14 +111,21 @@ function EntityForm({ def, mode, code, record, back }: RecordFormProps) {
     onConflict,
     onSaved: guard.release,
     onFailed: failed.onFailed,
+    onSavedForAnother: another?.startOver,
   });
+  // A form started over after "Save and add another" is ready for the next record at once.
+  const firstField = fields[0]?.name;
+  const startedOver = (another?.round ?? 0) > 0;
+  useEffect(() => {
+    if (startedOver && firstField) setFocus(firstField);
+  }, [startedOver, firstField, setFocus]);
 
   /** Validates and sends the form, as an update of `version` (the version the form stands on). */
-  const saveAt = (version: number | undefined) =>
+  const saveAt = (version: number | undefined, after: AfterSave = 'back') =>
     handleSubmit(async (values) => {
       serverErrors.clear();
       failed.clear();
-      await save({ ...bodyOf(values), ...(mode === 'update' ? { version } : {}) });
+      await save({ ...bodyOf(values), ...(mode === 'update' ? { version } : {}) }, after);
     });
   const submit = (e?: BaseSyntheticEvent) => saveAt(versionOf(base))(e);
 
@@ -146,7 +171,10 @@ function EntityForm({ def, mode, code, record, back }: RecordFormProps) {
                 />
               ))}
             </RequiredFields>
-            <SubmitRow hidden={false} submitting={formState.isSubmitting} />
+            <SubmitRow
+              submitting={formState.isSubmitting}
+              onAnother={another ? () => saveAt(undefined, 'another')() : undefined}
+            />
           </Stack>
         </Box>
       </Paper>
