@@ -7,6 +7,7 @@ import type { ResourceDef } from '@wfc/contract';
 import { Fragment, type KeyboardEvent } from 'react';
 import { EMPTY_CELL } from '../format';
 import type { RegistryRecord } from '../queries';
+import { useCellContent } from './cellContent';
 import { useCellText } from './cellText';
 import type { TableQuery } from './listQuery';
 import type { RecordListProps } from './RecordTable';
@@ -88,6 +89,7 @@ interface CardProps {
  */
 function Card({ def, layout, row, selected, onSelect, onOpen }: CardProps) {
   const cellText = useCellText(def);
+  const cellContent = useCellContent(def);
   const name = layout.title ? cellText(row, layout.title) : EMPTY_CELL;
   return (
     <Box
@@ -148,7 +150,7 @@ function Card({ def, layout, row, selected, onSelect, onOpen }: CardProps) {
                       textOverflow: 'ellipsis',
                     }}
                   >
-                    {value}
+                    {cellContent(row, col)}
                   </Typography>
                 </Fragment>
               );

@@ -14,7 +14,7 @@ import type { ColumnDef, ResourceDef } from '@wfc/contract';
 import { Fragment, type KeyboardEvent, type ReactNode } from 'react';
 import { visuallyHidden } from '../../ui/paging';
 import type { RegistryRecord } from '../queries';
-import { useCellText } from './cellText';
+import { useCellContent } from './cellContent';
 import type { TableQuery } from './listQuery';
 import { RecordCards } from './RecordCards';
 import { useFocusBackOnClear } from './RowActions';
@@ -46,7 +46,7 @@ export function RecordTable(props: RecordListProps) {
 
 function Rows({ def, title, rows, query, onSort, selected, onSelect, onOpen, actions }: RecordListProps) {
   const container = useFocusBackOnClear(selected);
-  const cellText = useCellText(def);
+  const cellContent = useCellContent(def);
   const columnCount = def.columns.length + 1;
   return (
     <TableContainer ref={container} sx={{ overflowX: 'auto' }}>
@@ -116,7 +116,7 @@ function Rows({ def, title, rows, query, onSort, selected, onSelect, onOpen, act
                           overflowWrap: 'anywhere',
                         }}
                       >
-                        {cellText(row, col)}
+                        {cellContent(row, col)}
                       </TableCell>
                     ))}
                   </TableRow>
