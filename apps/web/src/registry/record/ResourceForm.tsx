@@ -12,6 +12,7 @@ import { comparedFieldsOf, compareFields, versionOf } from '../conflict/conflict
 import { useConflictActions } from '../conflict/useConflictActions';
 import { type AfterSave, useSaveRecord } from '../mutations';
 import { useDraft, usePreset } from '../paths';
+import { CreateInContext } from '../select/CreateInContext';
 import type { Option } from '../select/ResourceSelect';
 import { bodyResolver } from './bodyResolver';
 import { delegatedField, useDelegator } from './delegation';
@@ -129,6 +130,10 @@ function EntityForm({ def, mode, code, record, back, another }: EntityFormProps)
     });
   const submit = (e?: BaseSyntheticEvent) => saveAt(versionOf(base))(e);
 
+  const clearDependents = (name: string) => {
+    for (const dep of dependentsOf(fields, name)) setValue(dep, null);
+  };
+
   const conflictPanel = panel({
     getValues,
     reset,
@@ -156,20 +161,28 @@ function EntityForm({ def, mode, code, record, back, another }: EntityFormProps)
             <SaveFailureAlert def={def} mode={mode} message={failed.failure} onDismiss={failed.clear} />
             <GeneralErrors messages={serverErrors.general} />
             <RequiredFields names={required}>
-              {fields.map((field) => (
-                <FieldInput
-                  key={field.name}
-                  def={def}
-                  field={field}
-                  fields={fields}
-                  control={control}
-                  delegated={delegatedField(field, delegator, initial[field.name])}
-                  error={errorAt(formState.errors, field.name)}
-                  onParentChange={(name) => {
-                    for (const dep of dependentsOf(fields, name)) setValue(dep, null);
-                  }}
-                />
-              ))}
+              {fields.map((field) => {
+                const delegated = delegatedField(field, delegator, initial[field.name]);
+                return (
+                  <Box key={field.name}>
+                    <FieldInput
+                      def={def}
+                      field={field}
+                      fields={fields}
+                      control={control}
+                      delegated={delegated}
+                      error={errorAt(formState.errors, field.name)}
+                      onParentChange={clearDependents}
+                    />
+                    <CreateInContext
+                      field={field}
+                      control={control}
+                      locked={delegated.locked}
+                      onChosen={clearDependents}
+                    />
+                  </Box>
+                );
+              })}
             </RequiredFields>
             <SubmitRow
               submitting={formState.isSubmitting}
