@@ -1,4 +1,4 @@
-import { ALL_PERMISSION_NAMES, type PermissionName } from '@wfc/contract';
+import { ALL_PERMISSION_NAMES, type PermissionName, type PermissionScope } from '@wfc/contract';
 
 export const GENDERS = ['Female', 'Male', 'Non-binary', 'Prefer not to say'] as const;
 
@@ -50,7 +50,15 @@ export interface DemoRole {
   roleName: string;
   roleDescription: string;
   permissions: readonly PermissionName[];
+  /** Permissions held for fewer than all records; every other is held for all. */
+  scopes?: Partial<Record<PermissionName, PermissionScope>>;
 }
+
+/** Each of `names` held at `scope`: a role's scopes, written once with its permissions. */
+const heldAt = <P extends PermissionName>(scope: PermissionScope, names: readonly P[]) => ({
+  permissions: names,
+  scopes: Object.fromEntries(names.map((n) => [n, scope])),
+});
 
 /** Roles people hold in the demo; the Administrator role comes from bootstrap. */
 export const DEMO_ROLES = {
@@ -73,6 +81,22 @@ export const DEMO_ROLES = {
     roleName: 'Viewer',
     roleDescription: 'Reads the registry and the performance snapshot',
     permissions: viewAll.filter((p) => p !== 'VIEW_AUDITS' && p !== 'VIEW_PERMISSIONS' && p !== 'VIEW_ROLES'),
+  },
+  teamLead: {
+    roleName: 'Team Lead',
+    roleDescription: 'Sees and scores the employees of the departments they manage',
+    ...heldAt('team', [
+      'VIEW_EMPLOYEES',
+      'VIEW_PROFILES',
+      'VIEW_PERFORMANCES',
+      'CREATE_PERFORMANCE',
+      'UPDATE_PERFORMANCE',
+    ]),
+  },
+  employee: {
+    roleName: 'Employee',
+    roleDescription: 'Self-service: their own profile, employee record and scores',
+    ...heldAt('own', ['VIEW_PROFILES', 'UPDATE_PROFILE', 'VIEW_EMPLOYEES', 'VIEW_PERFORMANCES']),
   },
 } satisfies Record<string, DemoRole>;
 

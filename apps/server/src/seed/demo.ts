@@ -6,6 +6,7 @@ import {
   audits,
   cities,
   countries,
+  departmentManagers,
   departments,
   employees,
   genders,
@@ -23,7 +24,7 @@ import { rebuildPerformanceRollups } from '../performance/summaries/rebuild.ts';
 import { processPicture } from '../resources/pictures.ts';
 import { identicon } from './avatars.ts';
 import { withIndexesDeferred } from './bulk.ts';
-import { DEMO_PASSWORD, DEMO_ROLES, type DemoRoleKey, SKILLS } from './catalogue.ts';
+import { DEMO_PASSWORD, DEMO_ROLES, type DEPARTMENTS, type DemoRoleKey, SKILLS } from './catalogue.ts';
 import { loadGeography } from './geography.ts';
 import { type DemoPerson, demoPeople } from './people.ts';
 import { insertReferenceData, insertRoles } from './reference.ts';
@@ -44,11 +45,24 @@ export interface DemoOptions {
 /** Enough cities for believable addresses while keeping the first embedded start quick. */
 export const DEMO_CITY_COUNTRIES = ['GB', 'IE', 'IN', 'CA', 'AU', 'NZ', 'ZA', 'SG'] as const;
 
-/** Accounts with a memorable name for trying each demo role; they are users only, not employees. */
-export const DEMO_ACCOUNTS: readonly { username: string; role: DemoRoleKey }[] = [
+/**
+ * Accounts with a memorable name for trying each demo role. They are users only, but for one
+ * that `manages` a department: it is linked to an employee of its own (`employeeId`) who is that
+ * department's manager, since a team is the employees of the departments one's employee manages.
+ */
+export const DEMO_ACCOUNTS: readonly {
+  username: string;
+  role: DemoRoleKey;
+  manages?: { department: (typeof DEPARTMENTS)[number]; employeeId: string; name: string };
+}[] = [
   { username: 'manager', role: 'manager' },
   { username: 'hr.officer', role: 'hr' },
   { username: 'viewer', role: 'viewer' },
+  {
+    username: 'teamlead',
+    role: 'teamLead',
+    manages: { department: 'Customer Support', employeeId: 'TL-0001', name: 'Terry Lead' },
+  },
 ];
 
 /**
@@ -89,6 +103,7 @@ export async function seedDemo(db: Database, options: DemoOptions = {}): Promise
     await step('employees and profiles', async () => {
       await insertEmployees(tx, people);
       await insertProfiles(tx, people);
+      await insertManagers(tx, people);
     });
     const storePictures = opts.pictures ? await startPictures(tx, people) : undefined;
     await step('scores', () => insertScores(tx, people, opts.days));
@@ -125,19 +140,56 @@ async function insertUsers(tx: Executor, people: DemoPerson[]) {
     on conflict do nothing`);
 }
 
+/** The demo accounts that manage a department, as the employees they are linked to. */
+const managingAccounts = () =>
+  DEMO_ACCOUNTS.flatMap((a) =>
+    a.manages
+      ? [
+          {
+            employeeId: a.manages.employeeId,
+            name: a.manages.name,
+            department: a.manages.department,
+            username: a.username,
+          },
+        ]
+      : [],
+  );
+
 async function insertEmployees(tx: Executor, people: DemoPerson[]) {
-  const list = people.map((p) => ({
-    employeeId: p.employeeId,
-    name: `${p.firstName} ${p.lastName}`,
-    department: p.department,
-    joinDate: p.joinDate,
-    username: p.username,
-  }));
+  const list = [
+    ...people.map((p) => ({
+      employeeId: p.employeeId,
+      name: `${p.firstName} ${p.lastName}`,
+      department: p.department,
+      joinDate: p.joinDate,
+      username: p.username,
+    })),
+    ...managingAccounts().map((a) => ({ ...a, joinDate: '2020-01-06' })),
+  ];
   await tx.execute(sql`insert into ${employees} (employee_code, employee_id, name, department_code, join_date, user_code)
     select ${codeSql('EMP-')}, r."employeeId", r.name, d.department_code, r."joinDate"::date, u.user_code
     from ${jsonRecords(list, sql`"employeeId" text, name text, department text, "joinDate" text, username text`)}
     join ${departments} d on lower(d.name) = lower(r.department)
     left join ${users} u on lower(u.username) = lower(r.username)
+    on conflict do nothing`);
+}
+
+/**
+ * Each department's managers: the person holding the Manager role in it, and the demo account
+ * that manages it. One statement whatever the number of people.
+ */
+async function insertManagers(tx: Executor, people: DemoPerson[]) {
+  const managers = [
+    ...people
+      .filter((p) => p.role === 'manager')
+      .map((p) => ({ employeeId: p.employeeId, department: p.department })),
+    ...managingAccounts(),
+  ].map(({ employeeId, department }) => ({ employeeId, department }));
+  await tx.execute(sql`insert into ${departmentManagers} (department_code, employee_code)
+    select d.department_code, e.employee_code
+    from ${jsonRecords(managers, sql`"employeeId" text, department text`)}
+    join ${departments} d on lower(d.name) = lower(r.department)
+    join ${employees} e on lower(e.employee_id) = lower(r."employeeId")
     on conflict do nothing`);
 }
 

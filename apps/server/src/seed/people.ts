@@ -52,7 +52,7 @@ export function demoPeople(count: number, seed = 20240101): DemoPerson[] {
     for (let n = 2; taken.has(username); n++) username = `${handle(firstName)}.${handle(lastName)}${n}`;
     taken.add(username);
     const department = DEPARTMENTS[i % DEPARTMENTS.length] ?? DEPARTMENTS[0];
-    const role: DemoRoleKey = i < DEPARTMENTS.length ? 'manager' : i % 25 === 7 ? 'hr' : 'viewer';
+    const role: DemoRoleKey = i < DEPARTMENTS.length ? 'manager' : i % 25 === 7 ? 'hr' : 'employee';
     const social = f.number.float({ min: 0, max: 1 });
     people.push({
       firstName,

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { departments, genders, permissions, rolePermissions, roles, skills } from '../db/schema/index.ts';
-import { DEMO_ROLES, DEPARTMENTS, GENDERS } from './catalogue.ts';
+import { DEMO_ROLES, DEPARTMENTS, type DemoRole, GENDERS } from './catalogue.ts';
 import { codeSql, jsonRecords } from './sql.ts';
 
 /** Genders, departments and the given skills; existing names are kept. */
@@ -28,8 +28,8 @@ export async function insertReferenceData(
 
 /** Permissions are granted only to roles created now, so a later edit of a demo role survives a re-run. */
 export async function insertRoles(tx: Executor) {
-  const grants = Object.values(DEMO_ROLES).flatMap((r) =>
-    r.permissions.map((p) => ({ role: r.roleName, permission: p })),
+  const grants = Object.values(DEMO_ROLES).flatMap((r: DemoRole) =>
+    r.permissions.map((p) => ({ role: r.roleName, permission: p, scope: r.scopes?.[p] ?? 'all' })),
   );
   await tx.execute(sql`with created as (
       insert into ${roles} (role_code, role_name, role_description)
@@ -40,9 +40,9 @@ export async function insertRoles(tx: Executor) {
       )}
       on conflict do nothing
       returning role_code, role_name)
-    insert into ${rolePermissions} (role_code, permission_code)
-    select c.role_code, p.permission_code
-    from ${jsonRecords(grants, sql`role text, permission text`)}
+    insert into ${rolePermissions} (role_code, permission_code, scope)
+    select c.role_code, p.permission_code, r.scope
+    from ${jsonRecords(grants, sql`role text, permission text, scope text`)}
     join created c on c.role_name = r.role
     join ${permissions} p on p.permission_name = r.permission`);
 }

@@ -162,7 +162,7 @@ function assignableRoles(caller: ScopedCaller) {
 /** The scopes of the permissions a fetched role holds, by code. */
 function heldScopes(role: Row | undefined): Map<string, PermissionScope> {
   const list = role?.rolePermissions;
-  const scopes = new Map(Object.entries(fieldsAt(role ?? {}, 'permissionScopes')));
+  const scopes = fieldsAt(role ?? {}, 'permissionScopes');
   return new Map(
     (Array.isArray(list) ? list : []).flatMap((p: unknown) => {
       const code = textAt(p !== null && typeof p === 'object' ? { ...p } : undefined, 'permissionCode');

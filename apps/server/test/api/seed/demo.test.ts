@@ -47,7 +47,8 @@ describe('demo data', () => {
       // Administrator from bootstrap, then the demo roles.
       roles: 1 + Object.keys(DEMO_ROLES).length,
       users: 1 + DEMO_ACCOUNTS.length + PEOPLE,
-      employees: PEOPLE,
+      // The people, and the demo accounts that manage a department as employees of their own.
+      employees: PEOPLE + DEMO_ACCOUNTS.filter((a) => a.manages).length,
       profiles: PEOPLE,
       profilePictures: PEOPLE,
       performances: PEOPLE * workdaysEndingToday(DAYS),
@@ -119,6 +120,35 @@ describe('demo data', () => {
     expect(employees.total).toBe(PEOPLE);
     const viewer = await t.login('viewer', DEMO_PASSWORD);
     expect((await t.get('GetAudits', viewer)).statusCode).toBe(403);
+  });
+
+  it('signs a demo employee in to their own records only, and the team lead to their department', async () => {
+    const [person] = await rows<{ username: string; employee_code: string }>(
+      t.handle.db,
+      sql`select u.username, e.employee_code from users u
+        join employees e on e.user_code = u.user_code join roles r on r.role_code = u.role_code
+        where r.role_name = ${DEMO_ROLES.employee.roleName} order by u.id limit 1`,
+    );
+    const cookie = await t.login(person!.username, DEMO_PASSWORD);
+    const session = (await t.get('GetSession', cookie)).json().data;
+    expect(session.employee.employeeCode).toBe(person!.employee_code);
+    for (const list of ['GetEmployees', 'GetProfiles', 'GetPerformances']) {
+      expect((await t.get(list, cookie)).json().total, list).toBe(1);
+    }
+
+    const lead = await t.login('teamlead', DEMO_PASSWORD);
+    const [team] = await rows<{ n: number }>(
+      t.handle.db,
+      sql`select count(*)::int as n from employees e join departments d on d.department_code = e.department_code
+        where d.name = 'Customer Support'`,
+    );
+    const listed = (await t.get('GetEmployees', lead, { limit: 100 })).json();
+    expect(listed.total).toBe(team!.n);
+    expect(
+      listed.data.every((e: { department: { name: string } }) => e.department.name === 'Customer Support'),
+    ).toBe(true);
+    expect((await t.get('GetPerformances', lead)).json().total).toBe(team!.n);
+    expect((await t.get('GetAudits', lead)).statusCode).toBe(403);
   });
 
   it('makes only users the console itself could save: every username and email passes the user rules', async () => {
