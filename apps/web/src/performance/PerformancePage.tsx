@@ -4,14 +4,12 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import { FUTURE_SCORE_MESSAGE, PERFORMANCE_MESSAGES } from '@wfc/contract';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { errorMessage } from '../api/client';
 import { failureOf } from '../api/retry';
 import { useCan, useUnsavedInput } from '../auth/auth';
 import { DiscardDialog } from '../ui/DiscardDialog';
 import { formatDate } from '../ui/dates';
-import { notify } from '../ui/notify';
 import { visuallyHidden } from '../ui/paging';
 import { RequestError } from '../ui/RequestError';
 import { ScreenHeader } from '../ui/ScreenHeader';
@@ -26,10 +24,8 @@ import { PerformanceActions } from './PerformanceActions';
 import { PerformanceTable } from './PerformanceTable';
 import { isFutureDate } from './query';
 import { StaleAlert } from './StaleAlert';
-import { useCellHandlers } from './useCellHandlers';
-import { useDayRows } from './useDayRows';
+import { useDayEdit } from './useDayEdit';
 import { useDensity } from './useDensity';
-import { useGridDraft } from './useGridDraft';
 import { useGridSave } from './useGridSave';
 import { useLeaveGuard } from './useLeaveGuard';
 import { usePerformanceQuery } from './usePerformanceQuery';
@@ -55,34 +51,8 @@ export default function PerformancePage() {
   const canEdit = useCan()('CREATE_PERFORMANCE', 'UPDATE_PERFORMANCE') && !future;
   const [heatMap, setHeatMap] = useState(false);
   const [density, setDensity] = useDensity();
-  // Edit mode edits the whole day (every row of the date, department and filter), not the page.
-  const [editRequested, setEditRequested] = useState(false);
-  const day = useDayRows(query, editRequested);
-  const dayRows = day.data?.data;
-  const rows = editRequested && dayRows ? dayRows : pageRows;
-  const { state, dispatch, pending, dirty } = useGridDraft(
-    rows,
-    [query.date, query.departmentCode, query.keyword].join('|'),
-  );
-  const revealRow = useRef<((row: number) => void) | null>(null);
-  const { handlers, focusFirstCell, focusCell, focusNextUnscored } = useCellHandlers(rows, dispatch, {
-    drafts: state.drafts,
-    revealRow: (row) => revealRow.current?.(row),
-  });
-  // The inputs appear once the day has arrived; the keyboard starts in its first cell.
-  const editing = state.editing && dayRows !== undefined;
-  useEffect(() => {
-    if (editing) focusFirstCell();
-  }, [editing, focusFirstCell]);
-  useEffect(() => {
-    if (!state.editing) setEditRequested(false);
-  }, [state.editing]);
-  // Without the whole day there is nothing to edit: back to the page, saying why.
-  useEffect(() => {
-    if (!day.error) return;
-    notify.error(errorMessage(day.error, PERFORMANCE_MESSAGES.failedList));
-    dispatch({ type: 'stop' });
-  }, [day.error, dispatch]);
+  const edit = useDayEdit(query, pageRows);
+  const { rows, state, dispatch, pending, dirty, editing } = edit;
   const blocker = useLeaveGuard(dirty);
   useUnsavedInput(dirty);
   const save = useGridSave(state, dispatch, pending);
@@ -118,10 +88,7 @@ export default function PerformancePage() {
               dirty={dirty}
               saving={save.saving}
               exporting={exportCsv.isPending}
-              onEdit={() => {
-                setEditRequested(true);
-                dispatch({ type: 'edit' });
-              }}
+              onEdit={edit.startEditing}
               onSave={save.start}
               onCancel={() => dispatch({ type: dirty ? 'askCancel' : 'stop' })}
               onExport={() => exportCsv.mutate(query)}
@@ -136,7 +103,7 @@ export default function PerformancePage() {
           dirty={dirty}
           onShowConflict={() => {
             const pos = firstConflict(rows, state.conflicts);
-            if (pos) focusCell(pos);
+            if (pos) edit.focusCell(pos);
           }}
         />
       )}
@@ -162,7 +129,7 @@ export default function PerformancePage() {
             failure={save.failure?.message}
             savedCount={save.failure?.saved}
             onDismissFailure={save.dismiss}
-            onNextUnscored={focusNextUnscored}
+            onNextUnscored={edit.focusNextUnscored}
           />
         )}
         <PerformanceTable
@@ -172,12 +139,12 @@ export default function PerformancePage() {
           editing={editing}
           saving={save.saving}
           density={density}
-          revealRow={revealRow}
+          revealRow={edit.revealRow}
           drafts={state.drafts}
           cellErrors={state.cellErrors}
           conflicts={state.conflicts}
           flash={state.flash}
-          handlers={handlers}
+          handlers={edit.handlers}
           heatMap={heatMap && !editing}
           onSort={(field) => setQuery(nextSort(query, field))}
           onResolve={(employeeCode, skillCode, choice) =>
@@ -186,9 +153,7 @@ export default function PerformancePage() {
         />
         {/* The whole day is on screen while editing: nothing to page through. */}
         {!state.editing && <TablePager total={total} query={query} onChange={setQuery} />}
-        {(grid.isFetching || (editRequested && day.isFetching)) && (
-          <LoadingOverlay label="Loading performances" zIndex={3} />
-        )}
+        {(grid.isFetching || edit.loadingDay) && <LoadingOverlay label="Loading performances" zIndex={3} />}
       </Paper>
       <Box role="status" aria-live="polite" sx={visuallyHidden}>
         {state.announcement}

@@ -131,6 +131,7 @@ describe('useSavePerformances', () => {
     const onSaved = vi.fn();
     const onRefused = vi.fn();
     const onStale = vi.fn();
+    const onPartlySaved = vi.fn();
     const result: { current?: ReturnType<typeof useSavePerformances> } = {};
     function Probe() {
       // The grid on screen, so that the save's invalidation fetches it again.
@@ -139,7 +140,7 @@ describe('useSavePerformances', () => {
         queryFn: () => api.get('GetPerformances'),
         staleTime: Number.POSITIVE_INFINITY,
       });
-      result.current = useSavePerformances({ onSaved, onRefused, onStale });
+      result.current = useSavePerformances({ onSaved, onRefused, onStale, onPartlySaved });
       return null;
     }
     render(
@@ -147,7 +148,7 @@ describe('useSavePerformances', () => {
         <Probe />
       </QueryClientProvider>,
     );
-    return { calls, client, onSaved, onRefused, onStale, save: () => result.current };
+    return { calls, client, onSaved, onRefused, onStale, onPartlySaved, save: () => result.current };
   }
 
   const pending = [
@@ -219,6 +220,41 @@ describe('useSavePerformances', () => {
     expect(error).not.toHaveBeenCalled();
     expect(t.onRefused).not.toHaveBeenCalled();
     expect(t.calls.callsTo('GetPerformances')).toHaveLength(0);
+  });
+
+  it('sends a whole day in chunks; a refused chunk leaves the earlier ones saved and marks its own cells', async () => {
+    vi.spyOn(notify, 'error').mockImplementation(() => undefined);
+    // 700 rows of 20 skills: 625 fit in a chunk's 40,000 form fields, 75 go in a second.
+    const day = Array.from({ length: 700 }, (_, r) => ({
+      employeeCode: `EMP-${r}`,
+      date: '2024-03-05',
+      version: null,
+      performancePerSkill: Array.from({ length: 20 }, (_, c) => ({
+        skillCode: `SKILL-${c}`,
+        pointsEarned: '5',
+        totalPoints: 10,
+      })),
+    }));
+    let calls = 0;
+    const t = renderSave(() =>
+      ++calls === 1
+        ? ok([], 'Performances saved successfully')
+        : {
+            statusCode: 400,
+            message: 'Invalid input',
+            errors: [{ field: 'performances.0.performancePerSkill.3.pointsEarned', message: 'Too high' }],
+          },
+    );
+    act(() => t.save()?.mutate(day));
+    await waitFor(() => expect(t.save()?.isError).toBe(true));
+    const sent = t.calls.callsTo('CreateUpdatePerformances');
+    expect(sent.map((c) => Object.keys(c.body).length)).toEqual([625 * 64 - 625, 75 * 64 - 75]);
+    expect(sent[1]?.body['performances[0][employeeCode]']).toBe('EMP-625');
+    expect(t.onPartlySaved).toHaveBeenCalledWith(day.slice(0, 625));
+    // The error's place is in the refused chunk: its first row is the day's 626th.
+    expect(t.onRefused).toHaveBeenCalledWith(new Map([['EMP-625|SKILL-3', 'Too high']]));
+    // What was saved is fetched again.
+    await waitFor(() => expect(t.calls.callsTo('GetPerformances')).toHaveLength(1));
   });
 
   it('treats any other conflict as a refusal', async () => {
