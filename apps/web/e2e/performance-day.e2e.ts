@@ -54,6 +54,11 @@ describe('the whole day in edit mode', () => {
     expect(await page.getByRole('button', { name: 'Go to next page' }).count()).toBe(0);
     await fillCell(page, 'Accuracy', FIRST, '7');
     await scrollBox(page).evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+    await cell(page, LONG, LAST).waitFor();
+    // The focused cell's row stays drawn while out of view, and keeps the focus.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
+      `Accuracy score for ${FIRST}`,
+    );
     await fillCell(page, LONG, LAST, '9');
     // Back to the top: the first row's change was kept while it was not drawn.
     await scrollBox(page).evaluate((el) => el.scrollTo({ top: 0 }));

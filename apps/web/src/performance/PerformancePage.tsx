@@ -140,6 +140,7 @@ export default function PerformancePage() {
           saving={save.saving}
           density={density}
           revealRow={edit.revealRow}
+          activeCell={edit.active}
           drafts={state.drafts}
           cellErrors={state.cellErrors}
           conflicts={state.conflicts}

@@ -24,6 +24,8 @@ interface Props extends Omit<GridState, 'widths'> {
   onSort(field: PerformanceSortField): void;
   /** Set to a function that scrolls a row into the drawn window (the keyboard's moves use it). */
   revealRow: RefObject<((row: number) => void) | null>;
+  /** The focused cell, whose row stays drawn. */
+  activeCell: RefObject<{ row: number }>;
 }
 
 /** Whether the table is wider than its box: then, and only then, say that it scrolls sideways. */
@@ -100,12 +102,18 @@ function Rows({
  * The grid: employee, one column per skill, then the three averages. While editing, a whole day
  * can be thousands of rows: only those in view (and a few around them) are drawn.
  */
-export function PerformanceTable({ rows, skills, query, onSort, revealRow, ...state }: Props) {
+export function PerformanceTable({ rows, skills, query, onSort, revealRow, activeCell, ...state }: Props) {
   const columns = skills.length + 5;
   const box = useRef<HTMLDivElement>(null);
   const overflows = useOverflows(box);
   const widths = useMemo(() => skills.map((s) => skillColumnWidth(s.title)), [skills]);
-  const win = useRowWindow({ count: rows.length, box, virtual: state.editing, density: state.density });
+  const win = useRowWindow({
+    count: rows.length,
+    box,
+    virtual: state.editing,
+    density: state.density,
+    kept: activeCell,
+  });
   revealRow.current = win.reveal;
   return (
     <>

@@ -109,5 +109,5 @@ export function useCellHandlers(
     return next !== null;
   }, [focusCell]);
 
-  return { handlers, focusFirstCell, focusCell, focusNextUnscored };
+  return { handlers, focusFirstCell, focusCell, focusNextUnscored, active };
 }

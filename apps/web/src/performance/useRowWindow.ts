@@ -1,4 +1,4 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { defaultRangeExtractor, type Range, useVirtualizer } from '@tanstack/react-virtual';
 import { type RefObject, useCallback, useLayoutEffect, useRef, useState } from 'react';
 import { type Density, ROW_HEIGHT } from './columns';
 
@@ -20,6 +20,16 @@ export interface RowWindow {
 const OVERSCAN = 10;
 
 /**
+ * The rows in view, and the row of the focused cell wherever it is: scrolled out of view, its
+ * input stays, so the focus (and what the user types next) is not lost to the page.
+ */
+export function withKeptRow(range: Range, kept: number): number[] {
+  const rows = defaultRangeExtractor(range);
+  if (kept < 0 || kept >= range.count || rows.includes(kept)) return rows;
+  return kept < (rows[0] ?? 0) ? [kept, ...rows] : [...rows, kept];
+}
+
+/**
  * Which rows of the table to draw. While editing (`virtual`) only the rows in the scroll box and a
  * few around them; otherwise every row, as a page has at most 100.
  */
@@ -28,11 +38,14 @@ export function useRowWindow({
   box,
   virtual,
   density,
+  kept,
 }: {
   count: number;
   box: RefObject<HTMLDivElement | null>;
   virtual: boolean;
   density: Density;
+  /** The focused cell's row, drawn even when out of view. */
+  kept: RefObject<{ row: number }>;
 }): RowWindow {
   const headRef = useRef<HTMLTableSectionElement>(null);
   const [headHeight, setHeadHeight] = useState(0);
@@ -46,6 +59,7 @@ export function useRowWindow({
     estimateSize: () => estimate,
     overscan: OVERSCAN,
     scrollPaddingStart: headHeight,
+    rangeExtractor: (range) => withKeptRow(range, kept.current.row),
   });
   // Another density changes every row's height at once.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the density is the trigger.

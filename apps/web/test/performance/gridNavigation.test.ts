@@ -5,6 +5,7 @@ import type { SubmissionRow } from '../../src/performance/grid';
 import { nextUnscored, tabTarget } from '../../src/performance/gridNavigation';
 import { saveChunks } from '../../src/performance/saveChunks';
 import { dayOfSearch } from '../../src/performance/useLeaveGuard';
+import { withKeptRow } from '../../src/performance/useRowWindow';
 
 const row = (employeeCode: string, scores: (number | null)[]): PerformanceRow => ({
   performanceCode: null,
@@ -106,5 +107,16 @@ describe('dayOfSearch', () => {
       dayOfSearch('?page=1&date=2024-03-05'),
     );
     expect(dayOfSearch('?date=2024-03-05')).not.toBe(dayOfSearch('?date=2024-03-06'));
+  });
+});
+
+describe('withKeptRow', () => {
+  const range = { startIndex: 50, endIndex: 60, overscan: 2, count: 301 };
+  it('draws the rows in view and the focused row, in order, wherever it is', () => {
+    expect(withKeptRow(range, 55)).toEqual(Array.from({ length: 15 }, (_, i) => 48 + i));
+    expect(withKeptRow(range, 3)[0]).toBe(3);
+    expect(withKeptRow(range, 300).at(-1)).toBe(300);
+    expect(withKeptRow(range, -1)).toHaveLength(15);
+    expect(withKeptRow(range, 301)).toHaveLength(15);
   });
 });
