@@ -99,9 +99,13 @@ export async function selectedText(page: Page, label: string): Promise<string> {
 
 export const fieldValue = (page: Page, label: string) => page.getByLabel(label, { exact: true }).inputValue();
 
-/** What a view says for `label`: the value its label and value list names by that label. */
+/** A view's value for `label`: the `<dd>` its `<dt>` names (Playwright gives a definition no name). */
+export const viewEntry = (scope: Page | Locator, label: string) =>
+  scope.locator(`xpath=//dt[normalize-space(.)=${JSON.stringify(label)}]/following-sibling::dd[1]`);
+
+/** What a view says for `label`. */
 export const readValue = async (page: Page, label: string) =>
-  (await page.getByRole('definition', { name: label, exact: true }).textContent()) ?? '';
+  (await viewEntry(page, label).textContent()) ?? '';
 
 export async function submitForm(page: Page) {
   await page.getByRole('button', { name: 'Submit', exact: true }).click();

@@ -107,6 +107,7 @@ describe('a view reads its record', { timeout: SCREEN_TEST_TIMEOUT }, () => {
     expect(readValue('Email')).toBe('Yes');
     expect(readValue('SMS')).toBe('No');
     expect(readValue('Date of Birth')).toBe(formatDate('1990-04-12'));
+    expect(readValue('Phone Number')).toBe('—');
     expect(screen.getByRole('link', { name: 'Munich' }).getAttribute('href')).toBe('/registry/city/CITY-MUC');
     // Countries are not this user's to view: the name alone.
     expect(readValue('Country')).toBe('Germany');

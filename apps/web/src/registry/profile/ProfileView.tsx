@@ -57,6 +57,7 @@ const personal = (p: ProfileRecord | undefined): ReadEntry[] => [
     label: 'Gender',
     value: reference(p, 'gender'),
   },
+  { label: 'Phone Number', value: readText(p?.phoneNumber) },
   { label: 'User', value: reference(p, 'user') },
 ];
 
