@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,8 +27,8 @@ import { type RunningServer, startServer } from '../../support/processes.ts';
  * An embedded database PGlite 0.3 (PostgreSQL 17, the console's 1.x releases) wrote, with this
  * release's schema and demo data, a session and the two-factor key beside it: converted by the
  * first process of this release that opens it, with every row of every table as it was, the old
- * files kept; a 1.x backup restores; a converted folder is not converted again
- * (docs/operations.md, "Upgrades").
+ * files kept; a 1.x backup restores; a converted folder is not converted again, and a conversion
+ * stopped halfway is finished (docs/operations.md, "Upgrades").
  */
 
 const ROOT = fileURLToPath(new URL('../../../../../', import.meta.url));
@@ -138,6 +138,25 @@ describe.skipIf(!embedded)('an embedded database PGlite 0.3 (PostgreSQL 17) wrot
     expect(employees.status, JSON.stringify(employees.json)).toBe(200);
     expect(employees.json.data).toHaveLength(5);
     expect(await server.stop()).toBe(0);
+  });
+
+  it('finishes a conversion stopped while it moved the new files up', { timeout: 300_000 }, async () => {
+    const expected = await summariseTables({ dataDir });
+    const kept = await keptFolders(dataDir);
+    // As a process killed in step 3 leaves it: PG_VERSION and some files not yet moved up.
+    const moving = join(dataDir, 'console.upgrade.moving');
+    await mkdir(moving);
+    for (const name of ['base', 'global', 'PG_VERSION'])
+      await rename(join(dataDir, name), join(moving, name));
+    const run = await runEntryPoint('cli/migrate.ts', {
+      env: { DATA_DIR: dataDir, ADMIN_PASSWORD: PASSWORD },
+    });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^Finished converting the embedded database in /);
+    expect((await readdir(dataDir)).filter((name) => name.startsWith('console.upgrade'))).toEqual([]);
+    expect(await keptFolders(dataDir)).toEqual(kept);
+    expect(await summariseTables({ dataDir })).toEqual(expected);
   });
 
   it('restores from a backup a 1.x release took, converted', { timeout: 300_000 }, async () => {
