@@ -1,7 +1,7 @@
 import { buildApp } from './app.ts';
 import { startupConfig } from './config/startup.ts';
 import { openDatabase } from './db/client.ts';
-import { exitIfInUse } from './db/data-dir-lock.ts';
+import { exitIfRefused } from './db/data-dir-lock.ts';
 import { Startup } from './operations/starting.ts';
 import { makeServices, watchChanges } from './services.ts';
 import {
@@ -25,9 +25,11 @@ function cannotStart(message: string): never {
 const unreadableWebDist = webDistProblem(config.WEB_DIST);
 if (unreadableWebDist) cannotStart(unreadableWebDist);
 
-const handle = await openDatabase({ ...serverDatabaseOptions(config), serveBackups: true }).catch(
-  exitIfInUse,
-);
+const handle = await openDatabase({
+  ...serverDatabaseOptions(config),
+  serveBackups: true,
+  notice: (message) => notices.push(message),
+}).catch(exitIfRefused);
 // The port opens before the database is prepared; until then the gate answers 503 (starting.ts).
 const startup = new Startup('preparing the database');
 const app = await buildApp(makeServices(handle.db, config, await watchChanges(handle), { startup }));

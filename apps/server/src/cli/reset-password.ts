@@ -1,16 +1,18 @@
 import { ADMIN_USERNAME, NoAdminError, resetAdminPassword } from '../bootstrap.ts';
 import { startupConfig } from '../config/startup.ts';
 import { openDatabase } from '../db/client.ts';
-import { exitIfInUse } from '../db/data-dir-lock.ts';
+import { exitIfRefused } from '../db/data-dir-lock.ts';
 
 /**
  * `npm run admin:reset-password`: a new password for `admin` (ADMIN_PASSWORD, or a generated one
  * printed once), and every session of `admin` ended. The database must already be set up.
  */
 const config = startupConfig();
-const handle = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }).catch(
-  exitIfInUse,
-);
+const handle = await openDatabase({
+  databaseUrl: config.DATABASE_URL,
+  dataDir: config.DATA_DIR,
+  notice: console.log,
+}).catch(exitIfRefused);
 try {
   const reset = await resetAdminPassword(handle.db, config.ADMIN_PASSWORD);
   console.log(

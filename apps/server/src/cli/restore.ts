@@ -1,7 +1,7 @@
 import { baseDir, resolvePath } from '../config/paths.ts';
 import { startupConfig } from '../config/startup.ts';
 import { BackupError, restoreDatabase, summariseTables } from '../db/backup.ts';
-import { DataDirInUseError } from '../db/data-dir-lock.ts';
+import { DataDirError } from '../db/data-dir-lock.ts';
 
 /**
  * `npm run db:restore -- FILE [--force]`: replaces the database of DATABASE_URL or DATA_DIR with
@@ -21,12 +21,13 @@ const config = startupConfig();
 const file = resolvePath(baseDir(), named);
 const target = { databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR };
 try {
-  await restoreDatabase(target, file, force);
+  const { convertedFrom } = await restoreDatabase(target, file, force);
   const tables = Object.values(await summariseTables(target));
   const rows = tables.reduce((sum, t) => sum + t.rows, 0);
-  console.log(`Restored ${file}: ${tables.length} tables, ${rows} rows`);
+  const converted = convertedFrom ? ` (a PostgreSQL ${convertedFrom} backup, converted)` : '';
+  console.log(`Restored ${file}${converted}: ${tables.length} tables, ${rows} rows`);
 } catch (err) {
-  if (!(err instanceof BackupError || err instanceof DataDirInUseError)) throw err;
+  if (!(err instanceof BackupError || err instanceof DataDirError)) throw err;
   console.error(err.message);
   process.exitCode = 1;
 }

@@ -13,7 +13,15 @@ import {
   type LockHolder,
   lockDataDir,
 } from './data-dir-lock.ts';
-import { dumpEmbedded, loadableTarball } from './embedded-dump.ts';
+import { dumpEmbedded, loadableTarball, tarballMajor } from './embedded-dump.ts';
+import {
+  conversionMessage,
+  loadOldTarball,
+  OLD_MAJOR,
+  PG_MAJOR,
+  unsupportedMessage,
+  upgradeEmbedded,
+} from './embedded-upgrade.ts';
 
 /*
  * Backups in each database's own format: a PostgreSQL server's with pg_dump's custom format (read
@@ -30,6 +38,8 @@ import { dumpEmbedded, loadableTarball } from './embedded-dump.ts';
 export interface BackupTarget {
   databaseUrl?: string;
   dataDir: string;
+  /** Told when an embedded database of an older PGlite was converted (db/embedded-upgrade.ts). */
+  notice?: (message: string) => void;
 }
 
 /** A refusal the operator can act on: printed as is, without a stack trace. */
@@ -127,9 +137,12 @@ async function databaseFiles(dir: string): Promise<string[]> {
 const holdsDatabase = (dir: string) => existsSync(join(dir, 'PG_VERSION'));
 
 /** The embedded database opened by this process, which holds its directory meanwhile. */
-async function withEmbedded<T>(dataDir: string, use: (db: PGlite) => Promise<T>): Promise<T> {
+async function withEmbedded<T>(target: BackupTarget, use: (db: PGlite) => Promise<T>): Promise<T> {
+  const { dataDir } = target;
   const lock = await lockDataDir(dataDir);
   try {
+    const converted = await upgradeEmbedded(dataDir);
+    if (converted) target.notice?.(conversionMessage(dataDir, converted));
     // Opening a directory without one would create a database there.
     if (!holdsDatabase(dataDir)) throw new BackupError(`There is no embedded database in ${dataDir}`);
     const db = await openEmbedded(dataDir);
@@ -202,7 +215,7 @@ export async function backupDatabase(target: BackupTarget, file: string): Promis
     }
     let backup: Uint8Array;
     try {
-      backup = await withEmbedded(target.dataDir, dumpEmbedded);
+      backup = await withEmbedded(target, dumpEmbedded);
     } catch (err) {
       if (!(err instanceof DataDirInUseError) || !err.holder) throw err;
       takenBy = err.holder;
@@ -245,11 +258,20 @@ async function clearPostgres(url: string): Promise<void> {
   }
 }
 
+/** A restore done: the PostgreSQL major version of an older PGlite's backup it converted. */
+export interface RestoreResult {
+  convertedFrom?: string;
+}
+
 /**
  * Replaces the database with the backup in `file`. An empty target is required unless `force`:
  * a restore by mistake over live data would lose everything written since the backup.
  */
-export async function restoreDatabase(target: BackupTarget, file: string, force: boolean): Promise<void> {
+export async function restoreDatabase(
+  target: BackupTarget,
+  file: string,
+  force: boolean,
+): Promise<RestoreResult> {
   if (!existsSync(file)) throw new BackupError(`There is no backup file ${file}`);
   const head = new Uint8Array(8);
   const handle = await open(file);
@@ -282,7 +304,7 @@ export async function restoreDatabase(target: BackupTarget, file: string, force:
       ['--no-owner', '--no-privileges', '--exit-on-error', ...connection.args, file],
       connection.env,
     );
-    return;
+    return {};
   }
   // Only into a directory no process holds: the restore replaces the files under it.
   const lock = await lockDataDir(target.dataDir);
@@ -299,8 +321,17 @@ export async function restoreDatabase(target: BackupTarget, file: string, force:
       );
     }
     const tarball = await loadableTarball(new Uint8Array(await readFile(file)));
+    const major = tarballMajor(tarball);
+    if (major === OLD_MAJOR) {
+      // A 1.x release's backup: restored as it was, then converted like its data folder would be.
+      await loadOldTarball(target.dataDir, new Blob([tarball]));
+      await upgradeEmbedded(target.dataDir, false);
+      return { convertedFrom: major };
+    }
+    if (major !== null && major !== PG_MAJOR) throw new BackupError(unsupportedMessage(file, major));
     const db = await openEmbedded(target.dataDir, new Blob([tarball]));
     await db.close();
+    return {};
   } finally {
     await lock.release();
   }
@@ -312,35 +343,40 @@ export interface TableSummary {
   checksum: string;
 }
 
+/** A read of the database: the rows a statement returns. */
+export type RowsOf = <R>(sql: string) => Promise<R[]>;
+
 /**
- * Every table of the database, summarised: what a restore is checked against. The digest covers
- * each row's text form, so two databases agree only when every value of every row does.
+ * Every table of the database `query` reads, summarised: what a restore or a conversion is checked
+ * against. The digest covers each row's text form, so two databases agree only when every value
+ * of every row does.
  */
+export async function summariseWith(query: RowsOf): Promise<Record<string, TableSummary>> {
+  const tables = await query<{ name: string }>(
+    `select tablename as name from pg_tables where schemaname = 'public' order by tablename`,
+  );
+  if (tables.length === 0) return {};
+  const parts = tables.map(
+    ({ name }) =>
+      `select '${name}' as name, count(*)::int as rows,
+              coalesce(md5(string_agg(t::text, E'\\n' order by t::text)), '') as checksum from public."${name}" t`,
+  );
+  const rows = await query<{ name: string } & TableSummary>(parts.join(' union all '));
+  return Object.fromEntries(rows.map(({ name, rows: n, checksum }) => [name, { rows: n, checksum }]));
+}
+
+/** Every table of the target's database, summarised (`summariseWith`). */
 export async function summariseTables(target: BackupTarget): Promise<Record<string, TableSummary>> {
-  type Query = <R>(sql: string) => Promise<R[]>;
-  const summarise = async (query: Query) => {
-    const tables = await query<{ name: string }>(
-      `select tablename as name from pg_tables where schemaname = 'public' order by tablename`,
-    );
-    if (tables.length === 0) return {};
-    const parts = tables.map(
-      ({ name }) =>
-        `select '${name}' as name, count(*)::int as rows,
-                coalesce(md5(string_agg(t::text, E'\\n' order by t::text)), '') as checksum from public."${name}" t`,
-    );
-    const rows = await query<{ name: string } & TableSummary>(parts.join(' union all '));
-    return Object.fromEntries(rows.map(({ name, rows: n, checksum }) => [name, { rows: n, checksum }]));
-  };
   if (target.databaseUrl) {
     const client = new pg.Client({ connectionString: target.databaseUrl });
     await client.connect();
     try {
-      return await summarise(<R>(sql: string) => client.query(sql).then((r) => r.rows as R[]));
+      return await summariseWith(<R>(sql: string) => client.query(sql).then((r) => r.rows as R[]));
     } finally {
       await client.end();
     }
   }
-  return withEmbedded(target.dataDir, (db) =>
-    summarise(<R>(sql: string) => db.query<R>(sql).then((r) => r.rows)),
+  return withEmbedded(target, (db) =>
+    summariseWith(<R>(sql: string) => db.query<R>(sql).then((r) => r.rows)),
   );
 }

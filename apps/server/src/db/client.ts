@@ -55,6 +55,8 @@ export interface DbOptions {
   statementTimeoutMs?: number;
   /** The server's: answer `npm run db:backup` while it has the embedded database open. */
   serveBackups?: boolean;
+  /** Told when an embedded database of an older PGlite was converted on opening it. */
+  notice?: (message: string) => void;
 }
 
 /**
@@ -109,7 +111,7 @@ export async function openDatabase(opts: DbOptions): Promise<DbHandle> {
     };
   }
   // One process at a time: a second one would corrupt it (db/data-dir-lock.ts).
-  const lock = await takeDataDir(opts.dataDir, !opts.loadDataDir);
+  const lock = await takeDataDir(opts.dataDir, !opts.loadDataDir, opts.notice);
   const client = await openEmbedded(opts.dataDir, opts.loadDataDir).catch(async (err: unknown) => {
     await lock?.release();
     throw err;

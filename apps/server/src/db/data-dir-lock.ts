@@ -16,9 +16,12 @@ export const LOCK_FILE = 'console.lock';
 /** Where a running server says how to reach it for a backup (db/backup-channel.ts). */
 export const CHANNEL_FILE = 'console.channel';
 
-/** Pure: whether a file of DATA_DIR belongs to the process holding it, not to the database. */
-export const isOwnerFile = (name: string): boolean =>
-  name.startsWith(LOCK_FILE) || name.startsWith(CHANNEL_FILE);
+/**
+ * Pure: whether an entry of DATA_DIR is the console's (the holder's lock and channel, a database
+ * being created or converted, the files a conversion kept), not the database's. PostgreSQL names
+ * none of its files so, and none of them goes into a backup.
+ */
+export const isOwnerFile = (name: string): boolean => name.startsWith('console.');
 
 /** The process that holds a DATA_DIR, as its lock file names it. */
 export interface LockHolder {
@@ -78,7 +81,10 @@ export function inUseMessage(dataDir: string, holder: LockHolder | null): string
   return `The embedded database in ${dataDir} is in use by ${who}. Stop that process first, or set DATA_DIR to another directory.`;
 }
 
-export class DataDirInUseError extends Error {
+/** A DATA_DIR this process cannot use, for a reason its one-line message names. */
+export class DataDirError extends Error {}
+
+export class DataDirInUseError extends DataDirError {
   constructor(
     readonly dataDir: string,
     readonly holder: LockHolder | null,
@@ -87,9 +93,9 @@ export class DataDirInUseError extends Error {
   }
 }
 
-/** For entry points: a DATA_DIR in use ends the process with its one-line message and exit code 1. */
-export function exitIfInUse(err: unknown): never {
-  if (!(err instanceof DataDirInUseError)) throw err;
+/** For entry points: a DATA_DIR refused ends the process with its one-line message and exit code 1. */
+export function exitIfRefused(err: unknown): never {
+  if (!(err instanceof DataDirError)) throw err;
   process.stderr.write(`${err.message}\n`);
   process.exit(1);
 }

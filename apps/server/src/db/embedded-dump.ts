@@ -12,16 +12,20 @@ import { isOwnerFile } from './data-dir-lock.ts';
 const BLOCK = 512;
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes).replace(/\0[\s\S]*$/, '');
 
-/**
- * Pure: a tar archive without the entries `drop` names (paths as stored, without a leading `/` or
- * `./`); every other entry is kept byte for byte. Throws on what is no tar archive.
- */
-export function withoutEntries(tar: Uint8Array, drop: (name: string) => boolean): Uint8Array {
-  const kept: Uint8Array[] = [];
+/** One entry of a tar archive: its path as stored, without a leading `/` or `./`, and its bytes. */
+interface TarEntry {
+  name: string;
+  /** The whole entry, header and padding included. */
+  block: Uint8Array;
+  content: Uint8Array;
+}
+
+/** Pure: the entries of a tar archive, in order. Throws on what is no tar archive. */
+function* tarEntries(tar: Uint8Array): Generator<TarEntry> {
   let offset = 0;
   while (offset + BLOCK <= tar.length) {
     const header = tar.subarray(offset, offset + BLOCK);
-    if (header.every((b) => b === 0)) break;
+    if (header.every((b) => b === 0)) return;
     const sizeField = text(header.subarray(124, 136)).trim();
     if (!/^[0-7]*$/.test(sizeField)) throw new Error('not a tar archive');
     const size = sizeField ? Number.parseInt(sizeField, 8) : 0;
@@ -30,9 +34,22 @@ export function withoutEntries(tar: Uint8Array, drop: (name: string) => boolean)
     const name = `${prefix ? `${prefix}/` : ''}${text(header.subarray(0, 100))}`.replace(/^(\.?\/)+/, '');
     const end = offset + BLOCK + Math.ceil(size / BLOCK) * BLOCK;
     if (end > tar.length) throw new Error('not a tar archive');
-    if (!drop(name)) kept.push(tar.subarray(offset, end));
+    yield {
+      name,
+      block: tar.subarray(offset, end),
+      content: tar.subarray(offset + BLOCK, offset + BLOCK + size),
+    };
     offset = end;
   }
+}
+
+/**
+ * Pure: a tar archive without the entries `drop` names (paths as stored, without a leading `/` or
+ * `./`); every other entry is kept byte for byte. Throws on what is no tar archive.
+ */
+export function withoutEntries(tar: Uint8Array, drop: (name: string) => boolean): Uint8Array {
+  const kept: Uint8Array[] = [];
+  for (const entry of tarEntries(tar)) if (!drop(entry.name)) kept.push(entry.block);
   // The end of an archive: two empty blocks.
   kept.push(new Uint8Array(2 * BLOCK));
   const out = new Uint8Array(kept.reduce((n, part) => n + part.length, 0));
@@ -42,6 +59,17 @@ export function withoutEntries(tar: Uint8Array, drop: (name: string) => boolean)
     at += part.length;
   }
   return out;
+}
+
+/**
+ * Pure: the PostgreSQL major version a data-directory tarball was written by (its `PG_VERSION`),
+ * or null when it holds none.
+ */
+export function tarballMajor(tar: Uint8Array): string | null {
+  for (const entry of tarEntries(tar)) {
+    if (entry.name === 'PG_VERSION') return new TextDecoder().decode(entry.content).trim();
+  }
+  return null;
 }
 
 /** Pure: whether an entry is (or lies in) a file of the holder's at the top of the data directory. */

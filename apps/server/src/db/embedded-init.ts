@@ -3,6 +3,7 @@ import { readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { type DataDirLock, LOCK_FILE, lockDataDir } from './data-dir-lock.ts';
+import { conversionMessage, upgradeEmbedded } from './embedded-upgrade.ts';
 
 /*
  * PostgreSQL creates a database only in an empty directory (initdb refuses any other), and DATA_DIR
@@ -34,13 +35,21 @@ export async function createIfNew(dataDir: string): Promise<void> {
 /**
  * DATA_DIR for this process before it opens the embedded database there (nothing to hold for a
  * throw-away `memory://` one): locked, and, unless the database is to be loaded from a tarball,
- * holding a database.
+ * holding a database of the PGlite the console runs (an older one's converted, and `notice` told).
  */
-export async function takeDataDir(dataDir: string, create: boolean): Promise<DataDirLock | undefined> {
+export async function takeDataDir(
+  dataDir: string,
+  create: boolean,
+  notice: (message: string) => void = () => {},
+): Promise<DataDirLock | undefined> {
   if (dataDir === 'memory://') return undefined;
   const lock = await lockDataDir(dataDir);
   try {
-    if (create) await createIfNew(dataDir);
+    if (create) {
+      const converted = await upgradeEmbedded(dataDir);
+      if (converted) notice(conversionMessage(dataDir, converted));
+      await createIfNew(dataDir);
+    }
     return lock;
   } catch (err) {
     await lock.release();

@@ -1,15 +1,17 @@
 import { adminCreatedMessage, bootstrap } from '../bootstrap.ts';
 import { startupConfig } from '../config/startup.ts';
 import { openDatabase } from '../db/client.ts';
-import { exitIfInUse } from '../db/data-dir-lock.ts';
+import { exitIfRefused } from '../db/data-dir-lock.ts';
 import { migrate } from '../db/migrate.ts';
 import { DEMO_PASSWORD } from './catalogue.ts';
 import { DEMO_ACCOUNTS, seedDemo } from './demo.ts';
 
 const config = startupConfig();
-const handle = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }).catch(
-  exitIfInUse,
-);
+const handle = await openDatabase({
+  databaseUrl: config.DATABASE_URL,
+  dataDir: config.DATA_DIR,
+  notice: console.log,
+}).catch(exitIfRefused);
 try {
   await migrate(handle.db);
   const boot = await bootstrap(handle.db, config.ADMIN_PASSWORD);

@@ -60,7 +60,14 @@ export async function previousRelease(): Promise<string> {
   const installed = await exec(
     'npm',
     ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'],
-    { cwd: dir, env: { npm_config_cache: join(homedir(), '.npm') } },
+    {
+      cwd: dir,
+      env: {
+        npm_config_cache: join(homedir(), '.npm'),
+        // A machine that reaches the registry through a proxy with a certificate authority of its own.
+        ...(process.env.NODE_EXTRA_CA_CERTS ? { NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS } : {}),
+      },
+    },
   );
   if (installed.code !== 0) throw new Error(`npm ci of the previous release failed:\n${installed.stderr}`);
   await writeFile(ready, `${new Date().toISOString()}\n`);

@@ -11,7 +11,9 @@ import { type RunningServer, startServer } from '../../support/processes.ts';
  * Upgrading on the embedded database (docs/operations.md, "Upgrades"): the folder the previous
  * release wrote opens in this one, which migrates it and serves what the previous release stored.
  * It is PGlite's own data directory, readable only by a PGlite of the same PostgreSQL major
- * version: an upgrade of PGlite that changes it fails here before it reaches anyone's data.
+ * version: the previous release's PGlite 0.3 (PostgreSQL 17) folder is converted at start
+ * (db/embedded-upgrade.ts), and an upgrade of PGlite that changes it again fails here before it
+ * reaches anyone's data.
  */
 
 const ROOT = fileURLToPath(new URL('../../../../../', import.meta.url));
@@ -89,6 +91,9 @@ describe(`an embedded database the previous release (${PREVIOUS_RELEASE.version}
       expect(after.status, JSON.stringify(after.json)).toBe(200);
       const kept = await call(current, 'GetGenderByCode', { genderCode }, after.cookie);
       expect(kept.json.data).toMatchObject({ genderName: 'Kept across the upgrade' });
+      // The session signed in on the previous release signs requests in this one.
+      const same = await call(current, 'GetGenderByCode', { genderCode }, before.cookie);
+      expect(same.status, JSON.stringify(same.json)).toBe(200);
     },
   );
 });

@@ -85,6 +85,10 @@ describe('inUseMessage and isOwnerFile', () => {
     for (const name of ['console.lock', 'console.lock.stale-12', 'console.channel', 'console.channel.12']) {
       expect(isOwnerFile(name), name).toBe(true);
     }
+    // A conversion's folders (db/embedded-upgrade.ts) are the console's too.
+    for (const name of ['console.upgrade.moving', 'console.pg17-backup-2026-11-27T071850']) {
+      expect(isOwnerFile(name), name).toBe(true);
+    }
     for (const name of ['PG_VERSION', 'base', 'secret.key', 'postmaster.pid']) {
       expect(isOwnerFile(name), name).toBe(false);
     }

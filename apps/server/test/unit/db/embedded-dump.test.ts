@@ -4,7 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isHolderEntry, loadableTarball, withoutEntries } from '../../../src/db/embedded-dump.ts';
+import {
+  isHolderEntry,
+  loadableTarball,
+  tarballMajor,
+  withoutEntries,
+} from '../../../src/db/embedded-dump.ts';
 
 /*
  * A backup of the embedded database leaves out the holder's own files (its lock, its channel).
@@ -86,5 +91,15 @@ describe('loadableTarball', () => {
       expect(names).not.toContain('console.lock');
       expect(names).toContain('PG_VERSION');
     }
+  });
+});
+
+describe('tarballMajor', () => {
+  it('reads the PostgreSQL major version of a data-directory tarball', () => {
+    for (const format of ['ustar', 'gnu']) expect(tarballMajor(archive(format))).toBe('17');
+  });
+
+  it('finds none in an archive without PG_VERSION', () => {
+    expect(tarballMajor(withoutEntries(archive('ustar'), (name) => name === 'PG_VERSION'))).toBeNull();
   });
 });

@@ -26,8 +26,11 @@ const REFUSALS: Partial<Record<string, string>> = {
   [ErrorCode.TooManyFiles]: 'Choose one file',
 };
 
-/** Pure: what to say about the files the drop zone refused, each reason once. */
-export const refusalMessages = (rejections: readonly FileRejection[]): string[] => [
+/**
+ * Pure: what to say about the files the drop zone refused, each reason once. Only the reasons are
+ * read: a refused file is react-dropzone's FileWithPath, which a plain File is not.
+ */
+export const refusalMessages = (rejections: readonly Pick<FileRejection, 'errors'>[]): string[] => [
   ...new Set(rejections.flatMap((r) => r.errors.map((e) => REFUSALS[e.code] ?? e.message))),
 ];
 
