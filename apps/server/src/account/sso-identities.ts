@@ -73,7 +73,7 @@ export const ssoIdentityRoutes = [
     changes: false,
     answers: { 403: DELEGATION[403], 404: DELEGATION[404] },
     async handler({ body, session, services }) {
-      const user = await reachableUser(services.db, body.userCode, session.permissions);
+      const user = await reachableUser(services.db, body.userCode, session);
       return {
         message: 'Single sign-on fetched successfully',
         data: await userSso(services.db, user.userCode),
@@ -98,7 +98,7 @@ export const ssoIdentityRoutes = [
       const issuer = await providerIssuer(services.config);
       notOnOneself(body.userCode, session.userCode);
       const linked = await services.db.transaction(async (tx) => {
-        const user = await reachableUser(tx, body.userCode, session.permissions);
+        const user = await reachableUser(tx, body.userCode, session);
         if (!(await linkIdentity(tx, { issuer, subject: body.subject, userCode: user.userCode }))) {
           throw conflict('This account is linked to a user already, or the user has one of this provider');
         }
@@ -119,7 +119,7 @@ export const ssoIdentityRoutes = [
     async handler({ body, session, actor, services }) {
       await services.db.transaction(async (tx) => {
         // Removing a way in is always one's own to do: no side door opens by it.
-        const user = await reachableUser(tx, body.userCode, session.permissions);
+        const user = await reachableUser(tx, body.userCode, session);
         const removed = await tx
           .delete(ssoIdentities)
           .where(
@@ -152,7 +152,7 @@ export const ssoIdentityRoutes = [
     async handler({ body, session, actor, services }) {
       notOnOneself(body.userCode, session.userCode);
       const data = await services.db.transaction(async (tx) => {
-        const user = await reachableUser(tx, body.userCode, session.permissions);
+        const user = await reachableUser(tx, body.userCode, session);
         await tx.update(users).set({ ssoLinking: body.linking }).where(eq(users.userCode, user.userCode));
         await recordAccountEvent(tx, 'SSO_LINKING_CHANGED', user, actor, { linking: body.linking });
         return userSso(tx, user.userCode);

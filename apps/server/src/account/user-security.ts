@@ -1,11 +1,11 @@
 import {
-  holdsEveryPermission,
   mySessionRecordSchema,
   type OwnAccountChange,
   ownAccountRefusal,
   userCodeSchema,
 } from '@wfc/contract';
 import { and, eq, ne } from 'drizzle-orm';
+import { holdsEverything, mayGive, type ScopedCaller } from '../auth/scopes.ts';
 import type { Executor } from '../db/client.ts';
 import { permissions, rolePermissions, sessions, users } from '../db/schema/index.ts';
 import { ApiError, conflict, notFound } from '../http/envelope.ts';
@@ -16,21 +16,22 @@ import { listSessions } from './sessions-list.ts';
 
 /**
  * The user a user manager acts on, within the delegation rule of Update User: whoever lacks a
- * permission of the user's role may not sign them out or remove their second factor.
+ * permission of the user's role, or holds it for fewer records, may not sign them out or remove
+ * their second factor.
  */
-export async function reachableUser(db: Executor, userCode: string, held: ReadonlySet<string>) {
+export async function reachableUser(db: Executor, userCode: string, caller: ScopedCaller) {
   const [user] = await db
     .select({ userCode: users.userCode, username: users.username, roleCode: users.roleCode })
     .from(users)
     .where(eq(users.userCode, userCode));
   if (!user) throw notFound('User not found');
-  if (holdsEveryPermission(held)) return user;
+  if (holdsEverything(caller)) return user;
   const grants = await db
-    .select({ name: permissions.permissionName })
+    .select({ name: permissions.permissionName, scope: rolePermissions.scope })
     .from(rolePermissions)
     .innerJoin(permissions, eq(permissions.permissionCode, rolePermissions.permissionCode))
     .where(eq(rolePermissions.roleCode, user.roleCode));
-  if (grants.some((g) => !held.has(g.name))) {
+  if (grants.some((g) => !mayGive(caller, g.name, g.scope))) {
     throw new ApiError(403, 'You cannot change a user whose role has permissions you do not hold');
   }
   return user;
@@ -70,7 +71,7 @@ export const userSecurityRoutes = [
     changes: false,
     answers: DELEGATION,
     async handler({ body, session, services }) {
-      const user = await reachableUser(services.db, body.userCode, session.permissions);
+      const user = await reachableUser(services.db, body.userCode, session);
       const list = await listSessions(services.db, user.userCode, services.sessionPolicy, session.idHash);
       return { message: 'Sessions fetched successfully', data: list, total: list.length };
     },
@@ -86,7 +87,7 @@ export const userSecurityRoutes = [
     async handler({ body, session, actor, services }) {
       refuseOwnAccount(actor, body.userCode, 'sessions');
       const ended = await services.db.transaction(async (tx) => {
-        const user = await reachableUser(tx, body.userCode, session.permissions);
+        const user = await reachableUser(tx, body.userCode, session);
         const rows = await tx
           .delete(sessions)
           .where(and(eq(sessions.userCode, user.userCode), ne(sessions.idHash, session.idHash)))
@@ -109,7 +110,7 @@ export const userSecurityRoutes = [
     async handler({ body, session, actor, services }) {
       refuseOwnAccount(actor, body.userCode, 'secondFactor');
       await services.db.transaction(async (tx) => {
-        const user = await reachableUser(tx, body.userCode, session.permissions);
+        const user = await reachableUser(tx, body.userCode, session);
         if (!(await removeMfa(tx, user.userCode))) {
           throw conflict('This user has not set up two-factor sign-in');
         }

@@ -1,4 +1,4 @@
-import { type PermissionScope, scopeCovers } from '@wfc/contract';
+import { holdsEveryPermission, type PermissionScope, scopeCovers } from '@wfc/contract';
 import { asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../db/client.ts';
@@ -17,6 +17,16 @@ export function heldScope(caller: ScopedCaller, permission: string): PermissionS
   if (!caller.permissions.has(permission)) return null;
   return caller.scopes.get(permission) ?? 'all';
 }
+
+/** Pure: the caller holds `name` at least as far as `scope` (`all` > `team` > `own`): they may give it. */
+export function mayGive(caller: ScopedCaller, name: string, scope: PermissionScope): boolean {
+  const held = heldScope(caller, name);
+  return held !== null && scopeCovers(held, scope);
+}
+
+/** Pure: the caller holds every permission of the catalogue for all records, and so may give anything. */
+export const holdsEverything = (caller: ScopedCaller): boolean =>
+  holdsEveryPermission(caller.permissions) && caller.scopes.size === 0;
 
 /** Pure: the widest scope of the permissions the caller holds among `names`, or null for none. */
 export function widestScope(caller: ScopedCaller, names: readonly string[]): PermissionScope | null {

@@ -1,7 +1,6 @@
 import {
   ASSIGNABLE_FLAG,
   auditResource,
-  holdsEveryPermission,
   ownAccountRefusal,
   PERMISSION_SCOPES,
   type PermissionScope,
@@ -13,7 +12,7 @@ import {
 } from '@wfc/contract';
 import { and, asc, eq, inArray, ne, notInArray, or, sql } from 'drizzle-orm';
 import { hashPassword } from '../../auth/passwords.ts';
-import { heldScope, type ScopedCaller } from '../../auth/scopes.ts';
+import { heldScope, holdsEverything, mayGive, type ScopedCaller } from '../../auth/scopes.ts';
 import { revokeOtherSessions } from '../../auth/sessions.ts';
 import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from '../../config/common-passwords.ts';
 import type { Executor } from '../../db/client.ts';
@@ -126,16 +125,6 @@ const delegator = (ctx: WriteContext): ScopedCaller => ({
   permissions: ctx.permissions,
   scopes: ctx.scopes,
 });
-
-/** Pure: the actor holds every permission for all records, and so may give anything. */
-const holdsEverything = (caller: ScopedCaller) =>
-  holdsEveryPermission(caller.permissions) && caller.scopes.size === 0;
-
-/** Pure: the actor holds `name` at least as far as `scope` (delegation: `all` > `team` > `own`). */
-function mayGive(caller: ScopedCaller, name: string, scope: PermissionScope) {
-  const held = heldScope(caller, name);
-  return held !== null && scopeCovers(held, scope);
-}
 
 /** Every permission of the role is held, each at least as far: the role is within the actor's reach. */
 async function withinReach(tx: Executor, roleCode: string, caller: ScopedCaller) {

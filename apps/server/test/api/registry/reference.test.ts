@@ -28,6 +28,7 @@ describe('departments', () => {
     expect(created).toEqual({
       departmentCode: expect.stringMatching(/^DEPT-[0-9A-Z]{16}$/),
       name: 'Finance',
+      managers: [],
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
       version: 1,

@@ -37,6 +37,31 @@ async function list(path: string, cookie: string, query: Record<string, string |
   return { names: names(body.data), total: body.total as number };
 }
 
+describe('department managers', () => {
+  it('are answered on the department record, and must be employees', async () => {
+    const alpha = expectOk(
+      await t.post('GetDepartmentByCode', { departmentCode: c.alpha }, admin),
+      'Department fetched successfully',
+    ).data;
+    expect(alpha.managers).toEqual([{ employeeCode: c.people.lena.employeeCode, name: 'Lena Lead' }]);
+    const unknown = expectError(
+      await t.post('CreateDepartment', { name: 'Gamma', managerCodes: ['EMP-0000000000000000'] }, admin),
+      400,
+      'Invalid input',
+    );
+    expect(unknown.errors).toEqual([
+      { field: 'managerCodes', message: 'Employee not found: EMP-0000000000000000' },
+    ]);
+  });
+
+  it('are chosen from every employee by whoever edits departments, as names only', async () => {
+    const editor = await t.userWith(['UPDATE_DEPARTMENT']);
+    const options = expectOk(await t.get('GetEmployees', editor.cookie), 'Employees fetched successfully');
+    expect(options.total).toBeGreaterThanOrEqual(3);
+    expect(Object.keys(options.data[0]).sort()).toEqual(['employeeCode', 'name']);
+  });
+});
+
 describe('employees held for a team', () => {
   it('lists only the team, and counts only it', async () => {
     expect(await list('GetEmployees', c.lena)).toEqual({ names: ['Anna Alpha', 'Lena Lead'], total: 2 });

@@ -208,6 +208,15 @@ describe('delegation with scopes', () => {
     expect(offered).not.toContain(wide);
   });
 
+  it('refuses ending the sessions of a user whose role reaches further than the manager', async () => {
+    const target = await registerUser(t, admin, 'wide.target', wide);
+    expectError(
+      await t.post('EndUserSessions', { userCode: target }, manager),
+      403,
+      'You cannot change a user whose role has permissions you do not hold',
+    );
+  });
+
   it('keeps every other rule: an unscoped permission not held is still refused', async () => {
     expectError(
       await t.postJson('CreateRole', role('Beyond', [viewGenders]), manager),

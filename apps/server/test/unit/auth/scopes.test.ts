@@ -1,6 +1,13 @@
+import { ALL_PERMISSION_NAMES } from '@wfc/contract';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { heldScope, scopeCondition, widestScope } from '../../../src/auth/scopes.ts';
+import {
+  heldScope,
+  holdsEverything,
+  mayGive,
+  scopeCondition,
+  widestScope,
+} from '../../../src/auth/scopes.ts';
 import { scopesOf } from '../../../src/auth/sessions.ts';
 
 const caller = {
@@ -43,5 +50,23 @@ describe('a caller’s scopes', () => {
     expect(scopeCondition(relation, 'team', 'USER-1')).toBe(team);
     expect(scopeCondition(relation, null, 'USER-1')).not.toBe(own);
     expect(scopeCondition(undefined, 'team', 'USER-1')).not.toBe(team);
+  });
+
+  it('gives only as far as it holds (delegation), and holds everything only with every permission for all', () => {
+    expect(mayGive(caller, 'UPDATE_EMPLOYEE', 'team')).toBe(true);
+    expect(mayGive(caller, 'UPDATE_EMPLOYEE', 'own')).toBe(true);
+    expect(mayGive(caller, 'UPDATE_EMPLOYEE', 'all')).toBe(false);
+    expect(mayGive(caller, 'VIEW_GENDERS', 'all')).toBe(true);
+    expect(mayGive(caller, 'DELETE_EMPLOYEE', 'own')).toBe(false);
+    const everything = new Set<string>(ALL_PERMISSION_NAMES);
+    expect(holdsEverything({ userCode: 'U', permissions: everything, scopes: new Map() })).toBe(true);
+    expect(
+      holdsEverything({
+        userCode: 'U',
+        permissions: everything,
+        scopes: new Map([['VIEW_EMPLOYEES', 'team']]),
+      }),
+    ).toBe(false);
+    expect(holdsEverything(caller)).toBe(false);
   });
 });
