@@ -12,6 +12,7 @@ import { AppShell } from '../layout/AppShell';
 import { RouteErrorShell } from '../layout/RouteErrorShell';
 import { AccessDeniedPage } from '../pages/AccessDeniedPage';
 import { LoginPage } from '../pages/LoginPage';
+import { RequireSelfService } from '../self-service/RequireSelfService';
 import { PageLoader } from '../ui/PageLoader';
 import { RouteErrorPage } from '../ui/RouteErrorPage';
 
@@ -24,6 +25,13 @@ const PerformancePage = lazy(() => import('../performance/PerformancePage'));
 // The insight pages bring the chart library, which only they use.
 const PerformanceOverviewPage = lazy(() => import('../performance/insights/OverviewPage'));
 const EmployeeInsightPage = lazy(() => import('../performance/insights/EmployeeInsightPage'));
+const MyProfilePage = lazy(() =>
+  import('../self-service/profileScreens').then((m) => ({ default: m.MyProfilePage })),
+);
+const MyProfileEditPage = lazy(() =>
+  import('../self-service/profileScreens').then((m) => ({ default: m.MyProfileEditPage })),
+);
+const MyPerformancePage = lazy(() => import('../self-service/MyPerformancePage'));
 const AccountPage = lazy(() => import('../account/AccountPage').then((m) => ({ default: m.AccountPage })));
 const TwoFactorSetupPage = lazy(() =>
   import('../account/TwoFactorSetup').then((m) => ({ default: m.TwoFactorSetupPage })),
@@ -100,6 +108,32 @@ export const appRoutes: RouteObject[] = [
             ),
           },
           { path: 'performance', element: <Navigate to="/performance-snapshot" replace /> },
+          {
+            path: 'my/profile',
+            element: (
+              <RequireSelfService screen="profile">
+                <MyProfilePage />
+              </RequireSelfService>
+            ),
+          },
+          {
+            path: 'my/profile/edit',
+            element: (
+              <RequireSelfService screen="profile">
+                <RequirePermission allOf={['VIEW_PROFILES', 'UPDATE_PROFILE']}>
+                  <MyProfileEditPage />
+                </RequirePermission>
+              </RequireSelfService>
+            ),
+          },
+          {
+            path: 'my/performance',
+            element: (
+              <RequireSelfService screen="performance">
+                <MyPerformancePage />
+              </RequireSelfService>
+            ),
+          },
         ],
       },
       { path: '*', element: <Navigate to="/" replace /> },

@@ -17,6 +17,7 @@ import { useEffect, useState } from 'react';
 import { NavLink, useLocation } from 'react-router';
 import { useAuth, useCan } from '../auth/auth';
 import { useSignOut } from '../auth/useSignOut';
+import { SELF_SERVICE_SCREENS, type SelfServiceScreen, useSelfService } from '../self-service/access';
 import { ColorModeSwitch } from '../ui/ColorModeSwitch';
 import { visuallyHidden } from '../ui/paging';
 import { Spinner } from '../ui/Spinner';
@@ -29,11 +30,21 @@ export const MENU_ITEMS: readonly { label: string; to: string; permission?: stri
   { label: 'Performance Snapshot', to: '/performance-snapshot', permission: 'VIEW_PERFORMANCES' },
 ];
 
+/** After the sections: the signed-in employee's own screens, shown to those who may open them. */
+const SELF_SERVICE_ORDER: readonly SelfServiceScreen[] = ['profile', 'performance'];
+
 const MENU_ID = 'primary-menu';
 
 function MenuLinks({ vertical, onNavigate }: { vertical: boolean; onNavigate: () => void }) {
   const can = useCan();
-  const items = MENU_ITEMS.filter((item) => !item.permission || can(item.permission));
+  const self = useSelfService();
+  const items = [
+    ...MENU_ITEMS.filter((item) => !item.permission || can(item.permission)),
+    ...SELF_SERVICE_ORDER.filter((s) => self.can(s)).map((s) => ({
+      label: SELF_SERVICE_SCREENS[s].label,
+      to: SELF_SERVICE_SCREENS[s].path,
+    })),
+  ];
   return (
     <Box
       component="ul"

@@ -9,6 +9,9 @@ const FIXED: Record<string, string> = {
   '/performance-snapshot/overview': 'Performance Overview',
   '/account': 'My Account',
   '/account/two-factor': 'Two-Factor Sign-In',
+  '/my/profile': 'My Profile',
+  '/my/profile/edit': 'Edit My Details',
+  '/my/performance': 'My Performance',
 };
 
 export const trimTrailingSlashes = (pathname: string) =>

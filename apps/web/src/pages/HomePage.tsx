@@ -1,6 +1,8 @@
 import AppsIcon from '@mui/icons-material/Apps';
 import ArrowForwardIcon from '@mui/icons-material/ArrowForward';
+import BadgeIcon from '@mui/icons-material/BadgeOutlined';
 import InsightsIcon from '@mui/icons-material/Insights';
+import ShowChartIcon from '@mui/icons-material/ShowChart';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
@@ -11,6 +13,7 @@ import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useAuth, useCan } from '../auth/auth';
 import { useVisibleModules } from '../auth/useVisibleModules';
+import { SELF_SERVICE_SCREENS, useSelfService } from '../self-service/access';
 import { MODULE_ICONS } from '../ui/moduleIcons';
 import { PageHeading } from '../ui/PageHeading';
 
@@ -79,6 +82,8 @@ export function HomePage() {
   const can = useCan();
   const modules = useVisibleModules();
   const canSeePerformance = can('VIEW_PERFORMANCES');
+  const self = useSelfService();
+  const mine = { profile: self.can('profile'), performance: self.can('performance') };
   const moduleCount = `${modules.length} ${modules.length === 1 ? 'module' : 'modules'} available to you`;
 
   return (
@@ -89,7 +94,7 @@ export function HomePage() {
           user?.role ? `Signed in with the ${user.role.roleName} role.` : 'Pick up where you left off below.'
         }
       />
-      {modules.length === 0 && !canSeePerformance ? (
+      {modules.length === 0 && !canSeePerformance && !mine.profile && !mine.performance ? (
         <Alert severity="info">
           Your role does not give access to any module yet. Please reach out to the system administrator.
         </Alert>
@@ -99,6 +104,22 @@ export function HomePage() {
           aria-label="Sections"
           sx={{ p: 0, m: 0, display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}
         >
+          {mine.profile && (
+            <Destination
+              to={SELF_SERVICE_SCREENS.profile.path}
+              icon={<BadgeIcon fontSize="large" />}
+              title={SELF_SERVICE_SCREENS.profile.label}
+              description="Your personal and employment details; keep your phone, address and links up to date."
+            />
+          )}
+          {mine.performance && (
+            <Destination
+              to={SELF_SERVICE_SCREENS.performance.path}
+              icon={<ShowChartIcon fontSize="large" />}
+              title={SELF_SERVICE_SCREENS.performance.label}
+              description="Your own scores by date, your month's and year's averages and how they trend."
+            />
+          )}
           {modules.length > 0 && (
             <Destination
               to="/registry"
