@@ -16,8 +16,8 @@ import { CreateInContext } from '../select/CreateInContext';
 import type { Option } from '../select/ResourceSelect';
 import { bodyResolver } from './bodyResolver';
 import { delegatedField, useDelegator } from './delegation';
-import { errorAt, GeneralErrors, useServerFieldErrors } from './fieldErrors';
-import { FieldInput } from './fields/FieldInput';
+import { FormFields } from './FormFields';
+import { GeneralErrors, useServerFieldErrors } from './fieldErrors';
 import { RequiredFields } from './fields/required';
 import { dependentsOf, type FormMode, type FormValues, fieldsFor, initialValues, toBody } from './formValues';
 import { formTitle, type RecordFormProps, RecordScreen } from './RecordScreen';
@@ -161,28 +161,22 @@ function EntityForm({ def, mode, code, record, back, another }: EntityFormProps)
             <SaveFailureAlert def={def} mode={mode} message={failed.failure} onDismiss={failed.clear} />
             <GeneralErrors messages={serverErrors.general} />
             <RequiredFields names={required}>
-              {fields.map((field) => {
-                const delegated = delegatedField(field, delegator, initial[field.name]);
-                return (
-                  <Box key={field.name}>
-                    <FieldInput
-                      def={def}
-                      field={field}
-                      fields={fields}
-                      control={control}
-                      delegated={delegated}
-                      error={errorAt(formState.errors, field.name)}
-                      onParentChange={clearDependents}
-                    />
-                    <CreateInContext
-                      field={field}
-                      control={control}
-                      locked={delegated.locked}
-                      onChosen={clearDependents}
-                    />
-                  </Box>
-                );
-              })}
+              <FormFields
+                def={def}
+                fields={fields}
+                control={control}
+                errors={formState.errors}
+                delegatedOf={(field) => delegatedField(field, delegator, initial[field.name])}
+                onParentChange={clearDependents}
+                below={(field, delegated) => (
+                  <CreateInContext
+                    field={field}
+                    control={control}
+                    locked={delegated.locked}
+                    onChosen={clearDependents}
+                  />
+                )}
+              />
             </RequiredFields>
             <SubmitRow
               submitting={formState.isSubmitting}

@@ -17,8 +17,8 @@ import { useInvalidateRegistry } from '../mutations';
 import type { RegistryRecord } from '../queries';
 import { bodyResolver } from '../record/bodyResolver';
 import { delegatedField, useDelegator } from '../record/delegation';
-import { errorAt, GeneralErrors, useServerFieldErrors } from '../record/fieldErrors';
-import { FieldInput } from '../record/fields/FieldInput';
+import { FormFields } from '../record/FormFields';
+import { GeneralErrors, useServerFieldErrors } from '../record/fieldErrors';
 import { RequiredFields } from '../record/fields/required';
 import { dependentsOf, type FormValues, fieldsFor, initialValues, toBody } from '../record/formValues';
 import { formTitle } from '../record/RecordScreen';
@@ -92,20 +92,16 @@ function DialogForm({ source, titleId, onClose, onCreated }: Omit<Props, 'open'>
           {failure && <Alert severity="error">{failure}</Alert>}
           <GeneralErrors messages={serverErrors.general} />
           <RequiredFields names={required}>
-            {fields.map((field) => (
-              <FieldInput
-                key={field.name}
-                def={source}
-                field={field}
-                fields={fields}
-                control={control}
-                delegated={delegatedField(field, delegator, undefined)}
-                error={errorAt(formState.errors, field.name)}
-                onParentChange={(name) => {
-                  for (const dep of dependentsOf(fields, name)) setValue(dep, null);
-                }}
-              />
-            ))}
+            <FormFields
+              def={source}
+              fields={fields}
+              control={control}
+              errors={formState.errors}
+              delegatedOf={(field) => delegatedField(field, delegator, undefined)}
+              onParentChange={(name) => {
+                for (const dep of dependentsOf(fields, name)) setValue(dep, null);
+              }}
+            />
           </RequiredFields>
         </Stack>
       </DialogContent>
