@@ -1,8 +1,12 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
-import { profilePictures } from '../db/schema/index.ts';
+import { profilePictures, profiles } from '../db/schema/index.ts';
 import { notFound } from '../http/envelope.ts';
 import { anyOf, defineRoute } from '../http/routes.ts';
+import { profiles$ } from './definitions/people.ts';
+import { reach } from './read.ts';
+
+const PICTURE_PERMISSIONS = ['VIEW_PROFILES', 'CREATE_PROFILE', 'UPDATE_PROFILE'] as const;
 
 /** Thumbnails and originals, to signed-in users who may see or edit profiles. */
 export const pictureRoute = defineRoute({
@@ -10,17 +14,28 @@ export const pictureRoute = defineRoute({
   path: 'ProfilePicture/:profileCode/:variant',
   summary: 'A profile picture (variant thumbnail or original)',
   tag: 'Profiles',
-  access: anyOf('VIEW_PROFILES', 'CREATE_PROFILE', 'UPDATE_PROFILE'),
+  access: anyOf(...PICTURE_PERMISSIONS),
   produces: 'image/*',
-  async handler({ req, reply, services }) {
+  async handler({ req, reply, services, session }) {
     const params = z
       .object({ profileCode: z.string().max(64), variant: z.enum(['thumbnail', 'original']) })
       .safeParse(req.params);
     if (!params.success) throw notFound('Picture not found');
+    // The picture of a profile beyond the caller's reach is not found, like a missing one.
+    const { where } = reach(profiles$, session, PICTURE_PERMISSIONS);
     const [pic] = await services.db
       .select()
       .from(profilePictures)
-      .where(eq(profilePictures.profileCode, params.data.profileCode));
+      .where(
+        and(
+          eq(profilePictures.profileCode, params.data.profileCode),
+          where &&
+            inArray(
+              profilePictures.profileCode,
+              services.db.select({ code: profiles.profileCode }).from(profiles).where(where),
+            ),
+        ),
+      );
     if (!pic) throw notFound('Picture not found');
     const thumb = params.data.variant === 'thumbnail';
     reply

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { audits, employees } from '../../../src/db/schema/index.ts';
+import { audits, employees, profilePictures } from '../../../src/db/schema/index.ts';
 import { sharedTestApp } from '../../support/app.ts';
 import { expectError, expectOk } from '../../support/envelope.ts';
 import { type Json, postMultipart } from '../registry/support.ts';
@@ -267,6 +267,26 @@ describe('profiles', () => {
       await t.post('GetProfileByUserCode', { userCode: c.users.anna }, c.lena),
       'Profile fetched successfully',
     );
+  });
+
+  it('serves the pictures of reachable profiles only', async () => {
+    const picture = {
+      original: Buffer.from('png'),
+      thumbnail: Buffer.from('webp'),
+      contentType: 'image/png',
+    };
+    for (const code of [c.profiles.anna, c.profiles.bert]) {
+      await t.handle.db
+        .insert(profilePictures)
+        .values({ profileCode: code, ...picture, filename: 'p.png', extension: 'png' });
+    }
+    const get = (code: string, cookie: string) =>
+      t.app.inject({ method: 'GET', url: `/api/ProfilePicture/${code}/thumbnail`, headers: { cookie } });
+    expect((await get(c.profiles.anna, c.lena)).statusCode).toBe(200);
+    expect((await get(c.profiles.anna, c.anna)).statusCode).toBe(200);
+    expect((await get(c.profiles.bert, c.lena)).statusCode).toBe(404);
+    expect((await get(c.profiles.anna, c.bert)).statusCode).toBe(404);
+    expect((await get(c.profiles.bert, admin)).statusCode).toBe(200);
   });
 
   it('lets a team lead change a team member’s profile, not anyone else’s', async () => {
