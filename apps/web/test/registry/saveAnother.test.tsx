@@ -47,4 +47,10 @@ describe('Save and add another', { timeout: SCREEN_TEST_TIMEOUT }, () => {
     expect(screen.getByRole('button', { name: 'Submit' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Save and add another' })).toBeNull();
   });
+
+  it('is offered on the profile’s create form too', async () => {
+    renderRegistry('/registry/profile/create', ['VIEW_PROFILES', 'CREATE_PROFILE'], {});
+    await findLoadedScreen('Create Profile');
+    expect(screen.getByRole('button', { name: 'Save and add another' })).toBeTruthy();
+  });
 });

@@ -10,7 +10,7 @@ import { ScreenHeader } from '../../ui/ScreenHeader';
 import { useUnsavedChangesGuard } from '../../ui/useUnsavedChangesGuard';
 import { compareFields, versionOf } from '../conflict/conflict';
 import { useConflictActions } from '../conflict/useConflictActions';
-import { useSaveRecord } from '../mutations';
+import { type AfterSave, useSaveRecord } from '../mutations';
 import { useDraft } from '../paths';
 import { bodyResolver } from '../record/bodyResolver';
 import { errorAt, GeneralErrors, useServerFieldErrors } from '../record/fieldErrors';
@@ -39,6 +39,8 @@ interface Props extends RecordFormProps<typeof PROFILE> {
   /** The saved picture as a file, so that an unchanged picture still counts as present. */
   picture: File | null;
   pictureError?: string;
+  /** Create forms: starts a fresh form after "Save and add another". */
+  onAnother?(): void;
 }
 
 /**
@@ -49,7 +51,7 @@ const pictureErrors = (v: ProfileValues): FieldErrors<ProfileValues> =>
   v.profilePicture ? {} : { profilePicture: { type: 'required', message: PROFILE_PICTURE_REQUIRED } };
 
 /** The profile's create / update form: its nested address and its picture. */
-export function ProfileEditor({ def, mode, code, record, back, picture, pictureError }: Props) {
+export function ProfileEditor({ def, mode, code, record, back, picture, pictureError, onAnother }: Props) {
   const { base, conflict, onConflict, panel } = useConflictActions(def, back, record);
   const pictures = useSavedPicture(base, picture, pictureError);
   const pictureChanged = pictures.changed;
@@ -89,14 +91,18 @@ export function ProfileEditor({ def, mode, code, record, back, picture, pictureE
     onConflict,
     onSaved: guard.release,
     onFailed: failed.onFailed,
+    onSavedForAnother: onAnother,
   });
 
   /** Validates and sends the form, as an update of `version` (the version the form stands on). */
-  const saveAt = (version: number | undefined) =>
+  const saveAt = (version: number | undefined, after: AfterSave = 'back') =>
     handleSubmit(async (values) => {
       serverErrors.clear();
       failed.clear();
-      await save(profileBody(values, mode, code, pictureChanged, mode === 'update' ? version : undefined));
+      await save(
+        profileBody(values, mode, code, pictureChanged, mode === 'update' ? version : undefined),
+        after,
+      );
     });
   const submit = (e?: BaseSyntheticEvent) => saveAt(versionOf(base))(e);
 
@@ -147,7 +153,10 @@ export function ProfileEditor({ def, mode, code, record, back, picture, pictureE
               <Divider />
               <Notifications form={form} />
             </RequiredFields>
-            <SubmitRow submitting={formState.isSubmitting} />
+            <SubmitRow
+              submitting={formState.isSubmitting}
+              onAnother={onAnother ? () => saveAt(undefined, 'another')() : undefined}
+            />
           </Box>
         </Box>
       </Paper>

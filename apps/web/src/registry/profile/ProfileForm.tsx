@@ -1,6 +1,8 @@
 import { RESOURCE_BY_KEY } from '@wfc/contract';
+import type { ComponentProps } from 'react';
 import type { FormMode } from '../record/formValues';
 import { type RecordFormProps, RecordScreen, RecordSkeleton } from '../record/RecordScreen';
+import { useFreshForm } from '../record/useFreshForm';
 import { ProfileEditor } from './ProfileEditor';
 import { ProfileView } from './ProfileView';
 import { PICTURE_FETCH_FAILED, useProfilePicture } from './useProfilePicture';
@@ -37,6 +39,18 @@ function WithPicture(props: RecordFormProps<typeof PROFILE>) {
   return props.mode === 'view' ? (
     <ProfileView {...props} {...shown} />
   ) : (
-    <ProfileEditor {...props} {...shown} />
+    <FreshEditors {...props} {...shown} />
+  );
+}
+
+/** A create form starts over, as a new form, after "Save and add another". */
+function FreshEditors(props: ComponentProps<typeof ProfileEditor>) {
+  const fresh = useFreshForm();
+  return (
+    <ProfileEditor
+      key={fresh.round}
+      {...props}
+      onAnother={props.mode === 'create' ? fresh.startOver : undefined}
+    />
   );
 }
