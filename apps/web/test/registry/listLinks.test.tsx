@@ -40,9 +40,7 @@ describe('a list names other records as links', { timeout: SCREEN_TEST_TIMEOUT }
     // The user's module is not this user's to view: the name alone.
     expect(within(row).queryByRole('link', { name: 'dana' })).toBeNull();
     await user.click(department);
-    await waitFor(() =>
-      expect(api.router.state.location.pathname).toBe('/registry/department/DEPARTMENT-1'),
-    );
+    await waitFor(() => expect(api.router.state.location.pathname).toBe('/registry/department/DEPARTMENT-1'));
     expect(api.router.state.location.state).toMatchObject({ back: '/registry/employees' });
   });
 
@@ -59,8 +57,6 @@ describe('a list names other records as links', { timeout: SCREEN_TEST_TIMEOUT }
       .getByRole('link', { name: 'Assembly' })
       .focus();
     await user.keyboard('{Enter}');
-    await waitFor(() =>
-      expect(api.router.state.location.pathname).toBe('/registry/department/DEPARTMENT-1'),
-    );
+    await waitFor(() => expect(api.router.state.location.pathname).toBe('/registry/department/DEPARTMENT-1'));
   });
 });
