@@ -43,7 +43,7 @@ describe('CreateRole and GetRoleByCode', () => {
         { permissionCode: viewGenders, permissionName: 'VIEW_GENDERS' },
         { permissionCode: createGender, permissionName: 'CREATE_GENDER' },
       ],
-      permissionScopes: { [viewGenders]: 'all', [createGender]: 'all' },
+      permissionScopes: { [String(viewGenders)]: 'all', [String(createGender)]: 'all' },
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
       version: 1,
