@@ -78,7 +78,12 @@ export async function answerList(db: Database, req: ListRequest, previous = fals
   }
   const ctx = {
     query,
-    session: { permissions: new Set(req.lookup ? [] : [req.res.def.permissions.view]) },
+    // Held for all records: the lists as an unscoped caller sees them.
+    session: {
+      userCode: 'bench',
+      permissions: new Set(req.lookup ? [] : [req.res.def.permissions.view]),
+      scopes: new Map(),
+    },
     services: { db, cache: new QueryCache(undefined) },
   } as unknown as SessionContext<unknown, ParsedListQuery>;
   const answer = await listRecords(req.res, ctx, parent);

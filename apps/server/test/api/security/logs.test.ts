@@ -148,7 +148,8 @@ function plant(schema: ZodType, json: JsonSchema, body: Json, stamp: number, pat
     return { ...obj, [head]: rest.length ? at(isObject(obj[head]) ? obj[head] : {}, rest, value) : value };
   };
   for (const [key, field] of Object.entries(propertiesOf(json))) {
-    if (key.endsWith('Code') || key === 'version' || Array.isArray(valueAt(out, [...path, key]))) continue;
+    // A list of codes may also be sent as one comma-separated string: it is a list all the same.
+    if (/Codes?$/.test(key) || key === 'version' || Array.isArray(valueAt(out, [...path, key]))) continue;
     if (field.properties) out = plant(schema, field, out, stamp, [...path, key]);
     else if (acceptsString(field)) {
       const candidate = at(out, [...path, key], plantedFor(key, stamp));
