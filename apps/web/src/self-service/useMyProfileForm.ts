@@ -82,7 +82,6 @@ export function useMyProfileForm(record: ProfileRecord, picture: File | null, pi
   });
   const form: ProfileFormParts = {
     control,
-    readOnly: false,
     errorOf: (name) => errorAt(formState.errors, name),
   };
   return {

@@ -26,7 +26,6 @@ export function PersonalDetails({ form, userEditable, pictureError, onPictureCha
               id={profileInputId('profilePicture')}
               label="Profile Picture"
               value={field.value}
-              disabled={form.readOnly}
               required={pictureRequired}
               error={form.errorOf('profilePicture') ?? pictureError}
               onChange={(file) => {

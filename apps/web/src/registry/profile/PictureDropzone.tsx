@@ -39,7 +39,6 @@ interface Props {
   label: string;
   value: File | null;
   onChange(file: File): void;
-  disabled?: boolean;
   error?: string;
   /** Marked with the asterisk the form's other required fields carry. */
   required?: boolean;
@@ -61,7 +60,7 @@ export function usePreview(file: File | null): string | null {
 }
 
 /** Exactly one picture; a refused file is explained in the server's words. */
-export function PictureDropzone({ id, label, value, onChange, disabled, error, required }: Props) {
+export function PictureDropzone({ id, label, value, onChange, error, required }: Props) {
   const preview = usePreview(value);
   const [rejections, setRejections] = useState<FileRejection[]>([]);
   const { getRootProps, getInputProps, isDragActive } = useDropzone({
@@ -69,7 +68,6 @@ export function PictureDropzone({ id, label, value, onChange, disabled, error, r
     maxFiles: 1,
     multiple: false,
     maxSize: PROFILE_PICTURE_MAX_BYTES,
-    disabled,
     onDrop(accepted, refused) {
       setRejections(refused);
       if (accepted[0]) onChange(accepted[0]);
@@ -95,17 +93,6 @@ export function PictureDropzone({ id, label, value, onChange, disabled, error, r
       }}
     />
   );
-
-  if (disabled) {
-    return (
-      <Box>
-        <Typography component="p" variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-          {label}
-        </Typography>
-        {image ?? <Typography color="text.secondary">No picture</Typography>}
-      </Box>
-    );
-  }
 
   const invalid = Boolean(error) || messages.length > 0;
   return (

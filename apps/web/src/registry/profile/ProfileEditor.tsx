@@ -126,7 +126,6 @@ export function ProfileEditor({ def, mode, code, record, back, picture, pictureE
 
   const form: ProfileFormParts = {
     control,
-    readOnly: false,
     errorOf: (name) => errorAt(formState.errors, name),
   };
   const title = formTitle(def, mode);

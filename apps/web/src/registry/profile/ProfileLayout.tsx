@@ -30,7 +30,6 @@ export function Cell({ children, wide }: { children: ReactNode; wide?: boolean }
 /** What every section of the profile form works with. */
 export interface ProfileFormParts {
   control: Control<ProfileValues>;
-  readOnly: boolean;
   /** The message shown under a field, if any. */
   errorOf(name: ProfileField): string | undefined;
 }
@@ -55,7 +54,6 @@ export function TextCell({
         id={profileInputId(name)}
         label={label}
         kind={kind}
-        readOnly={form.readOnly}
         error={form.errorOf(name)}
       />
     </Cell>
@@ -68,7 +66,7 @@ export function SelectCell({
   name,
   label,
   source,
-  disabled = form.readOnly,
+  disabled = false,
   parent,
   onPicked,
 }: {

@@ -33,7 +33,6 @@ export function Notifications({ form }: { form: ProfileFormParts }) {
                     <Switch
                       checked={Boolean(field.value)}
                       onChange={(e) => field.onChange(e.target.checked)}
-                      disabled={form.readOnly}
                       name={field.name}
                     />
                   }
