@@ -39,6 +39,9 @@ export function TrendCharts({ trend }: { trend: PerformanceTrend }) {
               {
                 scaleType: 'utc',
                 data: series.dates,
+                // Ticks at midnight only: a range of a few days would otherwise tick every few
+                // hours, each labelled with the same date.
+                tickInterval: (d: Date) => d.getUTCHours() === 0,
                 valueFormatter: (d: Date) => formatDate(d.toISOString().slice(0, 10)),
               },
             ]}
