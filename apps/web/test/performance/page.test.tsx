@@ -1,23 +1,10 @@
-import { QueryClient } from '@tanstack/react-query';
-import {
-  fireEvent,
-  render,
-  screen,
-  waitFor,
-  waitForElementToBeRemoved,
-  within,
-} from '@testing-library/react';
+import { fireEvent, screen, waitFor, waitForElementToBeRemoved, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { PerformanceRow } from '@wfc/contract';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AppProviders } from '../../src/app/AppProviders';
-import { createEmotionCache } from '../../src/app/emotion';
-import { STORAGE_KEY } from '../../src/auth/storage';
-import PerformancePage from '../../src/performance/PerformancePage';
-import { ok, reply, SCREEN_TEST_TIMEOUT, type Stub, sessionUser, stubApi } from '../registry/harness';
+import { describe, expect, it } from 'vitest';
+import { ok, reply, SCREEN_TEST_TIMEOUT, type Stub } from '../registry/harness';
+import { cell, EDITOR, renderGrid, resetGridAfterEach, startEditing } from './renderGrid';
 
-const EDITOR = ['VIEW_PERFORMANCES', 'CREATE_PERFORMANCE', 'UPDATE_PERFORMANCE'];
 const skills = (scores: (number | null)[]) =>
   ['Accuracy', 'Speed'].map((title, i) => ({ skillCode: `SKILL-${title}`, title, score: scores[i] ?? null }));
 const ROWS: PerformanceRow[] = [
@@ -43,61 +30,10 @@ const ROWS: PerformanceRow[] = [
   },
 ];
 
-function renderPage(
-  permissions: string[],
-  handlers: Record<string, Stub>,
-  path = '/performance-snapshot?date=2024-03-05',
-) {
-  const user = sessionUser(permissions);
-  // jsdom has no layout engine and so no ResizeObserver; the table only uses it to show a hint.
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
-  // Nor any sizes: the grid's scroll box gets a height, so that edit mode draws the rows in it.
-  vi.spyOn(Element.prototype, 'clientHeight', 'get').mockReturnValue(600);
-  window.localStorage.setItem(STORAGE_KEY, JSON.stringify({ auth: { user, isAuthenticated: true } }));
-  const api = stubApi({
-    GetSession: ok(user),
-    GetPerformances: ok(ROWS, 'Performances fetched successfully', 2),
-    // Edit mode edits every row of the day, which the report lists unpaged.
-    GetPerformanceReport: ok(ROWS, 'Performance report fetched successfully', 2),
-    ...handlers,
-  });
-  const router = createMemoryRouter(
-    [
-      { path: '/performance-snapshot', element: <PerformancePage /> },
-      { path: '*', element: <p>Elsewhere</p> },
-    ],
-    { initialEntries: [path] },
-  );
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <AppProviders emotionCache={createEmotionCache()} queryClient={queryClient}>
-      <RouterProvider router={router} />
-    </AppProviders>,
-  );
-  return { ...api, router };
-}
+const renderPage = (permissions: string[], handlers: Record<string, Stub>, path?: string) =>
+  renderGrid({ permissions, rows: ROWS, handlers, path });
 
-const cell = (skill: string, person: string) =>
-  screen.getByRole('textbox', { name: `${skill} score for ${person}` });
-
-/** Edit, then the inputs once the whole day (the report) has arrived. */
-async function startEditing(user: ReturnType<typeof userEvent.setup>) {
-  await user.click(await screen.findByRole('button', { name: 'Edit' }));
-  await screen.findByRole('button', { name: 'Next unscored' });
-}
-
-afterEach(() => {
-  vi.restoreAllMocks();
-  vi.unstubAllGlobals();
-  window.localStorage.clear();
-});
+resetGridAfterEach();
 
 describe('the performance screen', () => {
   it(

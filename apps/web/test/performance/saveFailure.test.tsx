@@ -1,18 +1,12 @@
-import { QueryClient } from '@tanstack/react-query';
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { PerformanceRow } from '@wfc/contract';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AppProviders } from '../../src/app/AppProviders';
-import { createEmotionCache } from '../../src/app/emotion';
-import { STORAGE_KEY } from '../../src/auth/storage';
-import PerformancePage from '../../src/performance/PerformancePage';
+import { afterEach, describe, expect, it } from 'vitest';
 import { TOAST_AUTO_CLOSE_MS } from '../../src/ui/Toasts';
-import { ok, reply, SCREEN_TEST_TIMEOUT, type Stub, sessionUser, stubApi } from '../registry/harness';
+import { reply, SCREEN_TEST_TIMEOUT, type Stub } from '../registry/harness';
 import { resetToasts } from '../shell/support';
+import { renderGrid, resetGridAfterEach, startEditing } from './renderGrid';
 
-const EDITOR = ['VIEW_PERFORMANCES', 'CREATE_PERFORMANCE', 'UPDATE_PERFORMANCE'];
 const ROWS: PerformanceRow[] = [
   {
     performanceCode: 'PERF-1',
@@ -26,37 +20,7 @@ const ROWS: PerformanceRow[] = [
   },
 ];
 
-function renderPage(handlers: Record<string, Stub>) {
-  const user = sessionUser(EDITOR);
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
-  // Nor any sizes: the grid's scroll box gets a height, so that edit mode draws the rows in it.
-  vi.spyOn(Element.prototype, 'clientHeight', 'get').mockReturnValue(600);
-  window.localStorage.setItem(STORAGE_KEY, JSON.stringify({ auth: { user, isAuthenticated: true } }));
-  const api = stubApi({
-    GetSession: ok(user),
-    GetPerformances: ok(ROWS, 'Performances fetched successfully', 1),
-    // Edit mode edits every row of the day, which the report lists unpaged.
-    GetPerformanceReport: ok(ROWS, 'Performance report fetched successfully', 1),
-    ...handlers,
-  });
-  const router = createMemoryRouter([{ path: '/performance-snapshot', element: <PerformancePage /> }], {
-    initialEntries: ['/performance-snapshot?date=2024-03-05'],
-  });
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <AppProviders emotionCache={createEmotionCache()} queryClient={queryClient}>
-      <RouterProvider router={router} />
-    </AppProviders>,
-  );
-  return api;
-}
+const renderPage = (handlers: Record<string, Stub>) => renderGrid({ rows: ROWS, handlers });
 
 /** The lasting alert: toasts are alerts too, and close on their own. */
 const lasting = () => screen.queryAllByRole('alert').find((a) => !a.closest('.Toastify')) ?? null;
@@ -76,18 +40,8 @@ const accuracy = () => screen.getByRole('textbox', { name: 'Accuracy score for A
  */
 const pastTheToast = () => act(() => new Promise((r) => setTimeout(r, TOAST_AUTO_CLOSE_MS + 700)));
 
-/** Edit, then the inputs once the whole day (the report) has arrived. */
-async function startEditing(user: ReturnType<typeof userEvent.setup>) {
-  await user.click(await screen.findByRole('button', { name: 'Edit' }));
-  await screen.findByRole('button', { name: 'Next unscored' });
-}
-
-afterEach(() => {
-  vi.restoreAllMocks();
-  resetToasts();
-  vi.unstubAllGlobals();
-  window.localStorage.clear();
-});
+resetGridAfterEach();
+afterEach(resetToasts);
 
 describe('a failed save of the Performance Snapshot', () => {
   it(

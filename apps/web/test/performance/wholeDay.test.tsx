@@ -1,17 +1,11 @@
-import { QueryClient } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { PerformanceRow } from '@wfc/contract';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AppProviders } from '../../src/app/AppProviders';
-import { createEmotionCache } from '../../src/app/emotion';
-import { STORAGE_KEY } from '../../src/auth/storage';
+import { describe, expect, it } from 'vitest';
 import { DENSITY_STORAGE_KEY } from '../../src/performance/columns';
-import PerformancePage from '../../src/performance/PerformancePage';
-import { ok, SCREEN_TEST_TIMEOUT, sessionUser, stubApi } from '../registry/harness';
+import { ok, SCREEN_TEST_TIMEOUT } from '../registry/harness';
+import { cell, renderGrid, resetGridAfterEach, startEditing } from './renderGrid';
 
-const EDITOR = ['VIEW_PERFORMANCES', 'CREATE_PERFORMANCE', 'UPDATE_PERFORMANCE'];
 const LONG = 'Documentation and record keeping';
 const TITLES = ['Accuracy', LONG, 'Speed'];
 const name = (i: number) => `Person ${String(i).padStart(3, '0')}`;
@@ -32,52 +26,16 @@ const DAY = Array.from({ length: 301 }, (_, i) =>
   i < 2 ? person(i, [5, 6, 7]) : i === 2 ? person(i, [null, null, 8]) : person(i),
 );
 
-function renderPage() {
-  const user = sessionUser(EDITOR);
-  // jsdom has no layout: no ResizeObserver and no sizes. The scroll box gets a height, so that
-  // the rows in it (about a dozen, and those around them) are drawn and the rest are not.
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
-  vi.spyOn(Element.prototype, 'clientHeight', 'get').mockReturnValue(600);
-  vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get').mockReturnValue(49);
-  window.localStorage.setItem(STORAGE_KEY, JSON.stringify({ auth: { user, isAuthenticated: true } }));
-  const api = stubApi({
-    GetSession: ok(user),
-    GetPerformances: ok(DAY.slice(0, 10), 'Performances fetched successfully', DAY.length),
-    GetPerformanceReport: ok(DAY, 'Performance report fetched successfully', DAY.length),
-    CreateUpdatePerformances: ok([], 'Performances saved successfully'),
+// Drawn rows are 49 px high: the scroll box shows about a dozen, and those around them.
+const renderPage = () =>
+  renderGrid({
+    rows: DAY,
+    pageSize: 10,
+    rowHeight: 49,
+    handlers: { CreateUpdatePerformances: ok([], 'Performances saved successfully') },
   });
-  const router = createMemoryRouter([{ path: '/performance-snapshot', element: <PerformancePage /> }], {
-    initialEntries: ['/performance-snapshot?date=2024-03-05'],
-  });
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <AppProviders emotionCache={createEmotionCache()} queryClient={queryClient}>
-      <RouterProvider router={router} />
-    </AppProviders>,
-  );
-  return api;
-}
 
-const cell = (skill: string, person: string) =>
-  screen.getByRole('textbox', { name: `${skill} score for ${person}` });
-
-async function startEditing(user: ReturnType<typeof userEvent.setup>) {
-  await user.click(await screen.findByRole('button', { name: 'Edit' }));
-  await screen.findByRole('button', { name: 'Next unscored' });
-}
-
-afterEach(() => {
-  vi.restoreAllMocks();
-  vi.unstubAllGlobals();
-  window.localStorage.clear();
-});
+resetGridAfterEach();
 
 describe('editing the whole day', () => {
   it(
