@@ -2,7 +2,7 @@ import Box from '@mui/material/Box';
 import Container from '@mui/material/Container';
 import LinearProgress from '@mui/material/LinearProgress';
 import { useQueryClient } from '@tanstack/react-query';
-import { Suspense, useEffect, useRef } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { Outlet, useLocation, useNavigate, useNavigation, useNavigationType } from 'react-router';
 import { onApiStatus } from '../api/client';
 import {
@@ -18,6 +18,10 @@ import { Footer } from './Footer';
 import { Header } from './Header';
 import { scrollToHash } from './scroll';
 import { shellScreenTitle, withAppName } from './shellTitles';
+
+// The modules' definitions carry every Zod schema: the side navigation stays out of the sign-in
+// page's bundle.
+const SideNav = lazy(() => import('./SideNav'));
 
 /**
  * Any 403 from any call means the role lacks a permission: show the access-denied page, in place
@@ -124,22 +128,34 @@ export function AppShell() {
   // While another user's sign-in discards the screen, it is taken away first: its drafts and its
   // guards against leaving go with it, and the app then goes home.
   const discarding = useDiscardingScreen();
+  const { isAuthenticated } = useAuth();
+  const [modulesOpen, setModulesOpen] = useState(false);
+  const closeModules = useCallback(() => setModulesOpen(false), []);
   return (
     <Box sx={{ minHeight: '100dvh', display: 'flex', flexDirection: 'column' }}>
       <SkipLink />
-      <Header />
+      <Header actions={{ modulesOpen, onOpenModules: () => setModulesOpen(true) }} />
       {navigation.state === 'loading' && (
         <LinearProgress
           aria-label="Loading page"
           sx={{ position: 'fixed', top: 0, left: 0, right: 0, zIndex: (t) => t.zIndex.appBar + 1 }}
         />
       )}
-      <Box component="main" id="main-content" tabIndex={-1} sx={{ flex: 1, outline: 'none' }}>
-        <Container maxWidth="xl" sx={{ py: { xs: 3, md: 5 } }}>
-          <Suspense fallback={<PageLoader />}>{discarding ? <PageLoader /> : <Outlet />}</Suspense>
-        </Container>
+      <Box sx={{ flex: 1, display: 'flex' }}>
+        {isAuthenticated && (
+          <Suspense fallback={null}>
+            <SideNav open={modulesOpen} onClose={closeModules} />
+          </Suspense>
+        )}
+        <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
+          <Box component="main" id="main-content" tabIndex={-1} sx={{ flex: 1, outline: 'none' }}>
+            <Container maxWidth="xl" sx={{ py: { xs: 3, md: 5 } }}>
+              <Suspense fallback={<PageLoader />}>{discarding ? <PageLoader /> : <Outlet />}</Suspense>
+            </Container>
+          </Box>
+          <Footer />
+        </Box>
       </Box>
-      <Footer />
       <SessionRecovery />
     </Box>
   );

@@ -1,6 +1,8 @@
+import AppsIcon from '@mui/icons-material/Apps';
 import CloseIcon from '@mui/icons-material/Close';
 import LogoutIcon from '@mui/icons-material/Logout';
 import MenuIcon from '@mui/icons-material/Menu';
+import SearchIcon from '@mui/icons-material/Search';
 import AppBar from '@mui/material/AppBar';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
@@ -34,6 +36,8 @@ export const MENU_ITEMS: readonly { label: string; to: string; permission?: stri
 const SELF_SERVICE_ORDER: readonly SelfServiceScreen[] = ['profile', 'performance'];
 
 const MENU_ID = 'primary-menu';
+/** The side navigation's drawer on phones, which the header's Modules button opens. */
+export const SIDE_NAV_DRAWER_ID = 'side-nav-drawer';
 
 function MenuLinks({ vertical, onNavigate }: { vertical: boolean; onNavigate: () => void }) {
   const can = useCan();
@@ -164,10 +168,76 @@ function UserBadge() {
   );
 }
 
-export function Header() {
+/** How the search is opened from the keyboard, as this platform writes it. */
+const SEARCH_SHORTCUT = /Mac|iPhone|iPad/.test(navigator.userAgent) ? '⌘K' : 'Ctrl K';
+
+/** Opens the search across modules; on wide screens it reads as a search field with its shortcut. */
+function SearchButton({ onOpen, full }: { onOpen: () => void; full: boolean }) {
+  const label = `Search records (${SEARCH_SHORTCUT})`;
+  if (!full) {
+    return (
+      <IconButton
+        aria-label="Search records"
+        aria-keyshortcuts="Control+K Meta+K"
+        title={label}
+        onClick={onOpen}
+      >
+        <SearchIcon />
+      </IconButton>
+    );
+  }
+  return (
+    <Button
+      onClick={onOpen}
+      color="inherit"
+      aria-keyshortcuts="Control+K Meta+K"
+      startIcon={<SearchIcon />}
+      sx={{
+        color: 'text.secondary',
+        border: 1,
+        borderColor: 'divider',
+        bgcolor: 'action.hover',
+        px: 1.5,
+        minWidth: 200,
+        justifyContent: 'flex-start',
+        fontWeight: 400,
+      }}
+    >
+      <Box component="span" sx={{ flex: 1, textAlign: 'left' }}>
+        Search records
+      </Box>
+      <Box
+        component="kbd"
+        aria-hidden="true"
+        sx={{
+          ml: 1.5,
+          px: 0.75,
+          border: 1,
+          borderColor: 'divider',
+          borderRadius: 0.75,
+          fontFamily: 'inherit',
+          fontSize: 12,
+          lineHeight: '20px',
+        }}
+      >
+        {SEARCH_SHORTCUT}
+      </Box>
+    </Button>
+  );
+}
+
+/** What the shell around the header opens from it: the modules drawer and the search. */
+export interface HeaderActions {
+  modulesOpen: boolean;
+  onOpenModules: () => void;
+  onOpenSearch?: () => void;
+}
+
+export function Header({ actions }: { actions?: HeaderActions }) {
   const { isAuthenticated } = useAuth();
   const theme = useTheme();
   const wide = useMediaQuery(theme.breakpoints.up('lg'), { noSsr: true });
+  const phone = !useMediaQuery(theme.breakpoints.up('md'), { noSsr: true });
   const [open, setOpen] = useState(false);
   const location = useLocation();
 
@@ -193,13 +263,25 @@ export function Header() {
       })}
     >
       <Container maxWidth="xl">
-        <Toolbar disableGutters sx={{ minHeight: { xs: 64 }, gap: { xs: 1.5, sm: 3 } }}>
+        <Toolbar disableGutters sx={{ minHeight: { xs: 64 }, gap: { xs: 1, sm: 3 } }}>
+          {isAuthenticated && actions && phone && (
+            <IconButton
+              edge="start"
+              aria-label="Modules"
+              aria-expanded={actions.modulesOpen}
+              aria-controls={SIDE_NAV_DRAWER_ID}
+              onClick={actions.onOpenModules}
+            >
+              <AppsIcon />
+            </IconButton>
+          )}
           <Logo onNavigate={onNavigate} />
           {isAuthenticated && wide && (
             <>
               <Box component="nav" aria-label="Main" sx={{ flexGrow: 1 }}>
                 <MenuLinks vertical={false} onNavigate={onNavigate} />
               </Box>
+              {actions?.onOpenSearch && <SearchButton onOpen={actions.onOpenSearch} full />}
               <ColorModeSwitch />
               <UserBadge />
               <SignOutButton fullWidth={false} />
@@ -214,6 +296,7 @@ export function Header() {
           {isAuthenticated && !wide && (
             <>
               <Box sx={{ flexGrow: 1 }} />
+              {actions?.onOpenSearch && <SearchButton onOpen={actions.onOpenSearch} full={false} />}
               <ColorModeSwitch />
               <IconButton
                 edge="end"
