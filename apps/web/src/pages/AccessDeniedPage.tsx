@@ -7,6 +7,7 @@ import { Fragment, useEffect, useState } from 'react';
 import { useLocation, useNavigate, useNavigationType } from 'react-router';
 import type { AccessDeniedState } from '../auth/accessDenied';
 import { lastPageSeen, notePageRefused } from '../auth/accessDenied';
+import { CentredPage } from '../ui/CentredPage';
 
 /** 'View the performance snapshot' for VIEW_PERFORMANCES; an unknown name as it is. */
 export function permissionLabel(name: string): string {
@@ -67,28 +68,20 @@ export function AccessDeniedPage() {
   // In place of this page, so that Back from where it lands does not come here again.
   const goBack = () => navigate(lastPageSeen() ?? '/', { replace: true });
   return (
-    <Box
-      sx={{
-        display: 'flex',
-        flexDirection: 'column',
-        alignItems: 'center',
-        textAlign: 'center',
-        maxWidth: 560,
-        mx: 'auto',
-        py: { xs: 2, md: 4 },
-      }}
+    <CentredPage
+      picture={
+        <Box
+          component="img"
+          src={`${import.meta.env.BASE_URL}access-denied.svg`}
+          alt="A locked padlock on a shield"
+          width={240}
+          height={200}
+          sx={{ width: { xs: 200, md: 240 }, height: 'auto', mb: 3 }}
+        />
+      }
+      title="Access Denied"
+      maxWidth={560}
     >
-      <Box
-        component="img"
-        src={`${import.meta.env.BASE_URL}access-denied.svg`}
-        alt="A locked padlock on a shield"
-        width={240}
-        height={200}
-        sx={{ width: { xs: 200, md: 240 }, height: 'auto', mb: 3 }}
-      />
-      <Typography variant="h1" sx={{ mb: 1.5 }}>
-        Access Denied
-      </Typography>
       {missing.length > 0 && <MissingPermissions missing={missing} anyOf={Boolean(state.anyOf)} />}
       <Typography color="text.secondary" sx={{ mb: 4, fontSize: '1.05rem' }}>
         You do not have permission to access this page. Please reach out to the system administrator if you
@@ -97,6 +90,6 @@ export function AccessDeniedPage() {
       <Button variant="contained" size="large" startIcon={<ArrowBackIcon />} onClick={goBack}>
         Go Back
       </Button>
-    </Box>
+    </CentredPage>
   );
 }

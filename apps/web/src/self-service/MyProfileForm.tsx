@@ -1,11 +1,9 @@
 import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import type { ProfileRecord } from '@wfc/contract';
-import { Controller } from 'react-hook-form';
 import { AddressFields } from '../registry/profile/AddressFields';
-import { PictureDropzone } from '../registry/profile/PictureDropzone';
-import { Cell, Section, TextCell } from '../registry/profile/ProfileLayout';
-import { profileInputId } from '../registry/profile/profileValues';
+import { PictureCell } from '../registry/profile/PictureCell';
+import { Section, TextCell } from '../registry/profile/ProfileLayout';
 import { Notifications, SocialLinks } from '../registry/profile/SocialAndNotifications';
 import { GeneralErrors } from '../registry/record/fieldErrors';
 import { SaveFailureAlert } from '../registry/record/SaveFailure';
@@ -55,24 +53,11 @@ export function MyProfileForm({ record, picture, pictureError }: Props) {
               <GeneralErrors messages={f.general} />
               <Section title="Picture and phone">
                 {isSelfEditable('profilePicture') && (
-                  <Cell wide>
-                    <Controller
-                      name="profilePicture"
-                      control={form.control}
-                      render={({ field }) => (
-                        <PictureDropzone
-                          id={profileInputId('profilePicture')}
-                          label="Profile Picture"
-                          value={field.value}
-                          error={form.errorOf('profilePicture') ?? f.pictures.problem}
-                          onChange={(file) => {
-                            f.pictures.markChanged();
-                            field.onChange(file);
-                          }}
-                        />
-                      )}
-                    />
-                  </Cell>
+                  <PictureCell
+                    form={form}
+                    pictureError={f.pictures.problem}
+                    onPictureChange={f.pictures.markChanged}
+                  />
                 )}
                 {isSelfEditable('phoneNumber') && (
                   <TextCell form={form} name="phoneNumber" label="Phone Number" kind="tel" />

@@ -2,14 +2,13 @@ import { PROFILE_PICTURE_REQUIRED, type ProfileRecord, RESOURCE_BY_KEY } from '@
 import type { BaseSyntheticEvent } from 'react';
 import { type FieldErrors, useForm, useWatch } from 'react-hook-form';
 import { useUnsavedInput } from '../auth/auth';
-import { compareFields, versionOf } from '../registry/conflict/conflict';
+import { versionOf } from '../registry/conflict/conflict';
 import { useConflictActions } from '../registry/conflict/useConflictActions';
 import { useSaveRecord } from '../registry/mutations';
 import type { ProfileFormParts } from '../registry/profile/ProfileLayout';
+import { profileConflictPanel } from '../registry/profile/profileConflictPanel';
 import {
-  comparableProfile,
   initialProfileValues,
-  PROFILE_COMPARED,
   PROFILE_FIELDS,
   type ProfileValues,
   profileBody,
@@ -63,19 +62,10 @@ export function useMyProfileForm(record: ProfileRecord, picture: File | null, pi
       failed.clear();
       await save(body(values, version));
     });
-  const conflictPanel = panel({
+  const conflictPanel = profileConflictPanel(panel, base, pictures, {
     getValues,
     reset,
-    busy: formState.isSubmitting || pictures.loading,
-    compare: (theirs) =>
-      compareFields(
-        PROFILE_COMPARED,
-        comparableProfile(initialProfileValues(base, pictures.savedFile), base),
-        theirs ? comparableProfile(initialProfileValues(theirs), theirs) : {},
-        comparableProfile(getValues(), base, pictures.changed ? getValues().profilePicture : null),
-      ),
-    valuesOf: async (theirs) => initialProfileValues(theirs, await pictures.takeTheirs(theirs)),
-    onKeepMine: pictures.keepMine,
+    busy: formState.isSubmitting,
     saveAt,
     clearErrors: serverErrors.clear,
     releaseGuard: guard.release,

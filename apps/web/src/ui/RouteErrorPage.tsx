@@ -6,6 +6,7 @@ import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { useEffect } from 'react';
 import { isRouteErrorResponse, useRouteError } from 'react-router';
+import { CentredPage } from './CentredPage';
 import { PageLoader } from './PageLoader';
 
 /**
@@ -85,21 +86,11 @@ export function RouteErrorPage() {
   if (reloading) return <PageLoader label="Reloading" />;
   const { title, text, detail } = describe(error);
   return (
-    <Box
-      sx={{
-        display: 'flex',
-        flexDirection: 'column',
-        alignItems: 'center',
-        textAlign: 'center',
-        maxWidth: 600,
-        mx: 'auto',
-        py: { xs: 2, md: 4 },
-      }}
+    <CentredPage
+      picture={<ReportIcon aria-hidden="true" sx={{ fontSize: 72, color: 'error.main', mb: 2 }} />}
+      title={title}
+      maxWidth={600}
     >
-      <ReportIcon aria-hidden="true" sx={{ fontSize: 72, color: 'error.main', mb: 2 }} />
-      <Typography variant="h1" sx={{ mb: 1.5 }}>
-        {title}
-      </Typography>
       <Typography color="text.secondary" sx={{ mb: detail ? 1.5 : 4, fontSize: '1.05rem' }}>
         {text}
       </Typography>
@@ -133,6 +124,6 @@ export function RouteErrorPage() {
           Home
         </Button>
       </Box>
-    </Box>
+    </CentredPage>
   );
 }

@@ -1,13 +1,9 @@
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import type { PerformanceRow, SessionUser } from '@wfc/contract';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { vi } from 'vitest';
-import { AppProviders } from '../../src/app/AppProviders';
-import { createEmotionCache } from '../../src/app/emotion';
-import { createQueryClient } from '../../src/app/queryClient';
-import { appRoutes, registryRoutePatcher } from '../../src/app/router';
 import { writeStoredUser } from '../../src/auth/storage';
 import { ok, type Stub, stubApi } from '../registry/harness';
+import { renderWholeApp } from '../support/app';
 import { sessionUser } from '../support/session';
 
 export const ME = { employeeCode: 'EMP-ME', name: 'Amelia Hart', departmentCode: 'DEPT-OPS' };
@@ -46,16 +42,7 @@ export function renderAs(path: string, user: SessionUser, handlers: Record<strin
   );
   writeStoredUser(user);
   const api = stubApi({ GetSession: ok(user), ...handlers });
-  const router = createMemoryRouter(appRoutes, {
-    initialEntries: [path],
-    patchRoutesOnNavigation: registryRoutePatcher(),
-  });
-  const view = render(
-    <AppProviders emotionCache={createEmotionCache()} queryClient={createQueryClient()}>
-      <RouterProvider router={router} />
-    </AppProviders>,
-  );
-  return { ...api, router, view, pathname: () => router.state.location.pathname };
+  return { ...api, ...renderWholeApp(path) };
 }
 
 /** The value a read view gives for `label`. */

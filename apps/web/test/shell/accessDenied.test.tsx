@@ -1,13 +1,9 @@
-import { render, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AppProviders } from '../../src/app/AppProviders';
-import { createEmotionCache } from '../../src/app/emotion';
-import { createQueryClient } from '../../src/app/queryClient';
-import { appRoutes, registryRoutePatcher } from '../../src/app/router';
 import { forgetPagesSeen } from '../../src/auth/accessDenied';
 import { writeStoredUser } from '../../src/auth/storage';
+import { renderWholeApp } from '../support/app';
 import { fail, ok, sessionUser, stubApi } from './support';
 
 afterEach(() => {
@@ -23,17 +19,7 @@ afterEach(() => {
 function renderHistory(entries: string[], stored: string[], current: string[], handlers = {}) {
   writeStoredUser(sessionUser(stored, 'maria'));
   const api = stubApi({ GetSession: ok(sessionUser(current, 'maria')), ...handlers });
-  const router = createMemoryRouter(appRoutes, {
-    initialEntries: entries,
-    initialIndex: entries.length - 1,
-    patchRoutesOnNavigation: registryRoutePatcher(),
-  });
-  render(
-    <AppProviders emotionCache={createEmotionCache()} queryClient={createQueryClient()}>
-      <RouterProvider router={router} />
-    </AppProviders>,
-  );
-  return { ...api, router };
+  return { ...api, ...renderWholeApp(entries) };
 }
 
 const deniedHeading = () => screen.findByRole('heading', { level: 1, name: 'Access Denied' });

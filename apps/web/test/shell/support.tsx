@@ -1,13 +1,9 @@
-import { act, configure, render } from '@testing-library/react';
+import { act, configure } from '@testing-library/react';
 import type { ApiEnvelope, SessionUser } from '@wfc/contract';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
 import { vi } from 'vitest';
-import { AppProviders } from '../../src/app/AppProviders';
-import { createEmotionCache } from '../../src/app/emotion';
-import { createQueryClient } from '../../src/app/queryClient';
-import { appRoutes, registryRoutePatcher } from '../../src/app/router';
 import { writeStoredUser } from '../../src/auth/storage';
+import { renderWholeApp } from '../support/app';
 import { sessionUser } from '../support/session';
 
 export { sessionUser };
@@ -76,16 +72,7 @@ export function renderApp(
   const { user, handlers = {} } = opts;
   if (user) writeStoredUser(user);
   const api = stubApi({ ...(user ? { GetSession: ok(user) } : {}), ...handlers });
-  const router = createMemoryRouter(appRoutes, {
-    initialEntries: [path],
-    patchRoutesOnNavigation: registryRoutePatcher(),
-  });
-  const view = render(
-    <AppProviders emotionCache={createEmotionCache()} queryClient={createQueryClient()}>
-      <RouterProvider router={router} />
-    </AppProviders>,
-  );
-  return { ...api, router, view, pathname: () => router.state.location.pathname };
+  return { ...api, ...renderWholeApp(path) };
 }
 
 /** Toasts live in module state of react-toastify; each test starts without leftovers. */

@@ -1,8 +1,5 @@
-import { Controller } from 'react-hook-form';
-import { useRequired } from '../record/fields/required';
-import { PictureDropzone } from './PictureDropzone';
-import { Cell, type ProfileFormParts, Section, SelectCell, TextCell } from './ProfileLayout';
-import { profileInputId } from './profileValues';
+import { PictureCell } from './PictureCell';
+import { type ProfileFormParts, Section, SelectCell, TextCell } from './ProfileLayout';
 
 interface Props {
   form: ProfileFormParts;
@@ -14,28 +11,9 @@ interface Props {
 }
 
 export function PersonalDetails({ form, userEditable, pictureError, onPictureChange }: Props) {
-  const pictureRequired = useRequired('profilePicture');
   return (
     <Section title="Personal details">
-      <Cell wide>
-        <Controller
-          name="profilePicture"
-          control={form.control}
-          render={({ field }) => (
-            <PictureDropzone
-              id={profileInputId('profilePicture')}
-              label="Profile Picture"
-              value={field.value}
-              required={pictureRequired}
-              error={form.errorOf('profilePicture') ?? pictureError}
-              onChange={(file) => {
-                onPictureChange();
-                field.onChange(file);
-              }}
-            />
-          )}
-        />
-      </Cell>
+      <PictureCell form={form} pictureError={pictureError} onPictureChange={onPictureChange} />
       <TextCell form={form} name="firstName" label="First Name" />
       <TextCell form={form} name="lastName" label="Last Name" />
       <TextCell form={form} name="dob" label="Date of Birth" kind="date" />

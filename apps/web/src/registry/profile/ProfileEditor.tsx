@@ -8,7 +8,7 @@ import { useUnsavedInput } from '../../auth/auth';
 import { DiscardDialog } from '../../ui/DiscardDialog';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { useUnsavedChangesGuard } from '../../ui/useUnsavedChangesGuard';
-import { compareFields, versionOf } from '../conflict/conflict';
+import { versionOf } from '../conflict/conflict';
 import { useConflictActions } from '../conflict/useConflictActions';
 import { type AfterSave, useSaveRecord } from '../mutations';
 import { useDraft } from '../paths';
@@ -24,14 +24,8 @@ import { AddressFields } from './AddressFields';
 import { PersonalDetails } from './PersonalDetails';
 import type { PROFILE } from './ProfileForm';
 import type { ProfileFormParts } from './ProfileLayout';
-import {
-  comparableProfile,
-  initialProfileValues,
-  PROFILE_COMPARED,
-  PROFILE_FIELDS,
-  type ProfileValues,
-  profileBody,
-} from './profileValues';
+import { profileConflictPanel } from './profileConflictPanel';
+import { initialProfileValues, PROFILE_FIELDS, type ProfileValues, profileBody } from './profileValues';
 import { Notifications, SocialLinks } from './SocialAndNotifications';
 import { useSavedPicture } from './useSavedPicture';
 
@@ -106,19 +100,10 @@ export function ProfileEditor({ def, mode, code, record, back, picture, pictureE
     });
   const submit = (e?: BaseSyntheticEvent) => saveAt(versionOf(base))(e);
 
-  const conflictPanel = panel({
+  const conflictPanel = profileConflictPanel(panel, base, pictures, {
     getValues,
     reset,
-    busy: formState.isSubmitting || pictures.loading,
-    compare: (theirs) =>
-      compareFields(
-        PROFILE_COMPARED,
-        comparableProfile(initialProfileValues(base, pictures.savedFile), base),
-        theirs ? comparableProfile(initialProfileValues(theirs), theirs) : {},
-        comparableProfile(getValues(), base, pictureChanged ? getValues().profilePicture : null),
-      ),
-    valuesOf: async (theirs) => initialProfileValues(theirs, await pictures.takeTheirs(theirs)),
-    onKeepMine: pictures.keepMine,
+    busy: formState.isSubmitting,
     saveAt,
     clearErrors: serverErrors.clear,
     releaseGuard: guard.release,

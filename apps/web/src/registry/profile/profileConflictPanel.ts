@@ -1,0 +1,39 @@
+import type { ProfileRecord } from '@wfc/contract';
+import type { ReactNode } from 'react';
+import { compareFields } from '../conflict/conflict';
+import type { ConflictForm } from '../conflict/useConflictActions';
+import {
+  comparableProfile,
+  initialProfileValues,
+  PROFILE_COMPARED,
+  type ProfileValues,
+} from './profileValues';
+import type { useSavedPicture } from './useSavedPicture';
+
+type ProfileConflictForm = ConflictForm<ProfileValues, ProfileRecord>;
+
+/**
+ * The conflict panel of a profile form (the registry's and My profile's alike): the picture is
+ * compared, taken and kept as the saved picture the form stands on, not as the record's thumbnail.
+ */
+export function profileConflictPanel(
+  panel: (form: ProfileConflictForm) => ReactNode,
+  base: ProfileRecord | undefined,
+  pictures: ReturnType<typeof useSavedPicture>,
+  form: Omit<ProfileConflictForm, 'compare' | 'valuesOf' | 'onKeepMine'>,
+): ReactNode {
+  const { getValues } = form;
+  return panel({
+    ...form,
+    busy: form.busy || pictures.loading,
+    compare: (theirs) =>
+      compareFields(
+        PROFILE_COMPARED,
+        comparableProfile(initialProfileValues(base, pictures.savedFile), base),
+        theirs ? comparableProfile(initialProfileValues(theirs), theirs) : {},
+        comparableProfile(getValues(), base, pictures.changed ? getValues().profilePicture : null),
+      ),
+    valuesOf: async (theirs) => initialProfileValues(theirs, await pictures.takeTheirs(theirs)),
+    onKeepMine: pictures.keepMine,
+  });
+}
