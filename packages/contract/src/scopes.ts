@@ -14,6 +14,13 @@ export const permissionScopeSchema = z.enum(PERMISSION_SCOPES, {
   error: `Scope must be one of ${PERMISSION_SCOPES.join(', ')}`,
 });
 
+/** How the screens name each scope. */
+export const SCOPE_LABELS: Readonly<Record<PermissionScope, string>> = {
+  all: 'All records',
+  team: 'Their team',
+  own: 'Own record',
+};
+
 const ALL_TEAM_OWN: readonly PermissionScope[] = PERMISSION_SCOPES;
 const ALL_TEAM: readonly PermissionScope[] = ['all', 'team'];
 

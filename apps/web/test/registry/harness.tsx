@@ -1,6 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 import { cleanup, configure, render } from '@testing-library/react';
-import type { ApiEnvelope } from '@wfc/contract';
+import type { ApiEnvelope, PermissionScope } from '@wfc/contract';
 import { createMemoryRouter, type InitialEntry, RouterProvider, useLocation } from 'react-router';
 import { afterEach, vi } from 'vitest';
 import { AppProviders } from '../../src/app/AppProviders';
@@ -112,8 +112,13 @@ function LocationProbe() {
  * Renders the registry routes at `path` inside the app's real providers, signed in as a user
  * holding `permissions`. Other paths render a probe showing where the screen navigated.
  */
-export function renderRegistry(path: InitialEntry, permissions: string[], handlers: Record<string, Stub>) {
-  const user = sessionUser(permissions);
+export function renderRegistry(
+  path: InitialEntry,
+  permissions: string[],
+  handlers: Record<string, Stub>,
+  scopes: Readonly<Record<string, PermissionScope>> = {},
+) {
+  const user = sessionUser(permissions, undefined, scopes);
   window.localStorage.setItem(STORAGE_KEY, JSON.stringify({ auth: { user, isAuthenticated: true } }));
   const api = stubApi({ GetSession: ok(user), ...handlers });
   const router = createMemoryRouter(

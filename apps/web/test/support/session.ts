@@ -1,9 +1,13 @@
-import type { SessionTiming, SessionUser } from '@wfc/contract';
+import type { PermissionScope, SessionTiming, SessionUser } from '@wfc/contract';
 
 const MINUTE = 60_000;
 
-/** A signed-in user whose role holds exactly these permissions. */
-export function sessionUser(permissions: string[], username = 'tester'): SessionUser {
+/** A signed-in user holding `permissions`, each for all records unless `scopes` names it. */
+export function sessionUser(
+  permissions: string[],
+  username = 'tester',
+  scopes: Readonly<Record<string, PermissionScope>> = {},
+): SessionUser {
   return {
     userCode: `USER-${username.toUpperCase()}`,
     username,
@@ -20,7 +24,7 @@ export function sessionUser(permissions: string[], username = 'tester'): Session
       createdAt: '2024-01-01T00:00:00.000Z',
       updatedAt: '2024-01-01T00:00:00.000Z',
       rolePermissions: permissions.map((p, i) => ({ permissionCode: `PERM-${i}`, permissionName: p })),
-      permissionScopes: Object.fromEntries(permissions.map((_, i) => [`PERM-${i}`, 'all'])),
+      permissionScopes: Object.fromEntries(permissions.map((p, i) => [`PERM-${i}`, scopes[p] ?? 'all'])),
     },
   };
 }

@@ -252,6 +252,16 @@ export const roleResource = defineResource({
       modes: ['create', 'update'],
       delegation: { heldOnly: 'Permissions you do not hold cannot be added' },
     },
+    {
+      name: 'permissionScopes',
+      label: 'Scopes',
+      kind: 'scopes',
+      scopesOf: 'rolePermissions',
+      valuePath: 'permissionScopes',
+      modes: ['create', 'update'],
+      help: 'How far each permission on people and scores reaches: every record, the team of the departments the user manages, or the user’s own record.',
+      delegation: { heldOnly: 'A permission cannot be given for more records than you hold it for' },
+    },
   ],
 });
 

@@ -30,7 +30,8 @@ export type FormFieldKind =
   | 'select'
   | 'multiselect'
   | 'switch'
-  | 'json';
+  | 'json'
+  | 'scopes';
 
 /** Cascading selectors: the options are the chosen parent's sub-list, shown once it is chosen. */
 export interface FieldCascade {
@@ -58,6 +59,11 @@ export interface FormFieldDef {
   modes?: ReadonlyArray<'view' | 'create' | 'update'>;
   /** Access-management fields: nobody gives what they do not hold (the server enforces it). */
   delegation?: FieldDelegation;
+  /**
+   * A `scopes` field: the permissions multiselect whose chosen permissions it sets a scope for
+   * (`all`, `team`, `own`), each offering what `allowedScopes` allows.
+   */
+  scopesOf?: string;
 }
 
 /**

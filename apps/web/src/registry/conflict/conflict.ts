@@ -79,8 +79,10 @@ export function comparable(value: unknown): { key: string; text: string } {
       if (!key) return { key: '', text: EMPTY_VALUE };
       return { key, text: typeof label === 'string' && label ? label : key };
     }
-    const json = JSON.stringify(value);
-    return { key: json, text: json };
+    // A map (a role's scopes by permission) is the same whatever order its keys came in.
+    const entries = Object.entries(value).sort(([a], [b]) => a.localeCompare(b));
+    if (entries.length === 0) return { key: '', text: EMPTY_VALUE };
+    return { key: JSON.stringify(entries), text: entries.map(([k, v]) => `${k}: ${String(v)}`).join(', ') };
   }
   const text = String(value).trim();
   return { key: text, text: text || EMPTY_VALUE };

@@ -1,14 +1,21 @@
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Typography from '@mui/material/Typography';
+import { type PermissionScope, SCOPE_LABELS } from '@wfc/contract';
 import { useId } from 'react';
 import { groupPermissions } from './permissionGroups';
 
+interface Props {
+  names: readonly string[];
+  /** The permissions held for fewer than all records, by name. */
+  scopes?: ReadonlyMap<string, PermissionScope>;
+}
+
 /**
  * A role's permissions on its view, read-only and grouped by module, so that a role holding the
- * whole catalogue still reads at a glance.
+ * whole catalogue still reads at a glance; one held for the team or oneself says so.
  */
-export function RolePermissionsList({ names }: { names: readonly string[] }) {
+export function RolePermissionsList({ names, scopes }: Props) {
   const titleId = useId();
   const groups = groupPermissions(names);
   return (
@@ -36,11 +43,19 @@ export function RolePermissionsList({ names }: { names: readonly string[] }) {
                 component="ul"
                 sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.75, listStyle: 'none', m: 0, p: 0 }}
               >
-                {g.names.map((name) => (
-                  <li key={name}>
-                    <Chip size="small" variant="outlined" label={name} />
-                  </li>
-                ))}
+                {g.names.map((name) => {
+                  const scope = scopes?.get(name);
+                  return (
+                    <li key={name}>
+                      <Chip
+                        size="small"
+                        variant="outlined"
+                        color={scope ? 'primary' : 'default'}
+                        label={scope ? `${name} · ${SCOPE_LABELS[scope]}` : name}
+                      />
+                    </li>
+                  );
+                })}
               </Box>
             </Box>
           ))}

@@ -5,7 +5,7 @@ import type { ResourceDef } from '@wfc/contract';
 import type { ReactNode } from 'react';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import type { RegistryRecord } from '../queries';
-import { heldPermissionNames, permissionsField } from './permissionGroups';
+import { heldPermissionNames, heldPermissionScopes, permissionsField } from './permissionGroups';
 import { RecordDetails } from './RecordDetails';
 import { formTitle, type RecordFormProps } from './RecordScreen';
 import { RolePermissionsList } from './RolePermissionsList';
@@ -46,7 +46,12 @@ function ViewExtras({ def, code, record }: { def: ResourceDef; code: string; rec
   const held = permissionsField(def);
   return (
     <>
-      {held && <RolePermissionsList names={heldPermissionNames(held, record)} />}
+      {held && (
+        <RolePermissionsList
+          names={heldPermissionNames(held, record)}
+          scopes={heldPermissionScopes(def, held, record)}
+        />
+      )}
       <RecordDetails def={def} code={code} record={record} />
     </>
   );

@@ -1,9 +1,10 @@
-import { type FormFieldDef, holdsEveryPermission } from '@wfc/contract';
+import { type FormFieldDef, holdsEveryPermission, scopeOf } from '@wfc/contract';
 import { normalisePermissionName, permissionSet } from '@wfc/contract/permissions';
 import { useMemo } from 'react';
 import { useAuth } from '../../auth/auth';
 import type { Option } from '../select/ResourceSelect';
 import type { FormMode } from './formValues';
+import { type ActorScope, type ScopeValues, scopeValues } from './scopeChoices';
 
 /** Who is filling the form, as far as the delegation rules care. */
 export interface Delegator {
@@ -12,6 +13,8 @@ export interface Delegator {
   everything: boolean;
   /** The record is the signed-in user's own. */
   ownRecord: boolean;
+  /** How far the user holds a permission, by name. */
+  scopeOf: ActorScope;
 }
 
 export function useDelegator(mode: FormMode, code: string): Delegator {
@@ -22,6 +25,7 @@ export function useDelegator(mode: FormMode, code: string): Delegator {
       held,
       everything: holdsEveryPermission(held),
       ownRecord: mode !== 'create' && Boolean(user) && code === user?.userCode,
+      scopeOf: (name: string) => scopeOf(user, name),
     };
   }, [user, mode, code]);
 }
@@ -32,6 +36,8 @@ export interface DelegatedField {
   locked: boolean;
   help?: string;
   isOptionDisabled?(option: Option): boolean;
+  /** A scopes field: what the record held when opened, and how far the user holds each permission. */
+  scopes?: { kept: ScopeValues; actor: ActorScope };
 }
 
 /**
@@ -40,6 +46,14 @@ export interface DelegatedField {
  */
 export function delegatedField(field: FormFieldDef, who: Delegator, initial: unknown): DelegatedField {
   const rules = field.delegation;
+  if (field.kind === 'scopes') {
+    // Everyone is bound by their own scopes: the whole catalogue held for a team is not `all`.
+    return {
+      locked: false,
+      help: rules?.heldOnly,
+      scopes: { kept: scopeValues(initial), actor: who.scopeOf },
+    };
+  }
   if (!rules) return { locked: false };
   if (rules.offOnSelf && who.ownRecord) return { locked: true, help: rules.offOnSelf };
   if (rules.lockedOnSelf && who.ownRecord && !who.everything) {

@@ -2,6 +2,7 @@ import type { FieldError, FormFieldDef, ResourceDef } from '@wfc/contract';
 import { readPath } from '../paths';
 import type { RegistryRecord } from '../queries';
 import type { Option } from '../select/ResourceSelect';
+import { chosenScopes, scopeValues } from './scopeChoices';
 
 export type FormMode = 'view' | 'create' | 'update';
 
@@ -19,6 +20,7 @@ const asText = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 function initialValue(field: FormFieldDef, record: RegistryRecord | undefined): unknown {
   const value = record ? readPath(record, field.valuePath ?? field.name) : undefined;
   if (field.kind === 'json') return value ?? null;
+  if (field.kind === 'scopes') return scopeValues(value);
   if (field.kind === 'switch') return value === true;
   if (field.kind === 'multiselect') {
     const codes = Array.isArray(value) ? value : [];
@@ -50,6 +52,7 @@ export function toBody(fields: readonly FormFieldDef[], values: FormValues): Rec
     if (f.kind === 'json') continue;
     if (f.kind === 'multiselect') body[f.name] = Array.isArray(v) ? (v as Option[]).map((o) => o.value) : [];
     else if (f.kind === 'select') body[f.name] = (v as Option | null)?.value ?? '';
+    else if (f.kind === 'scopes') body[f.name] = chosenScopes(scopeValues(v), values[f.scopesOf ?? '']);
     else body[f.name] = asText(v);
   }
   return body;

@@ -1,12 +1,14 @@
 import {
   ALL_PERMISSION_NAMES,
   type FormFieldDef,
+  type PermissionScope,
   permissionResource,
   RESOURCES,
   type ResourceDef,
 } from '@wfc/contract';
 import { readPath } from '../paths';
 import type { RegistryRecord } from '../queries';
+import { scopeValues } from './scopeChoices';
 
 export interface PermissionGroup {
   /** The module the permissions govern ('Roles', 'Performance Snapshot'), or 'Other'. */
@@ -55,4 +57,27 @@ export const permissionsField = (def: ResourceDef): FormFieldDef | undefined =>
 export function heldPermissionNames(field: FormFieldDef, record: RegistryRecord): string[] {
   const names = readPath(record, field.labelPath ?? field.name);
   return Array.isArray(names) ? names.filter((n): n is string => typeof n === 'string') : [];
+}
+
+/**
+ * The scopes a record holds its permissions at, by permission name, for those narrower than all
+ * records: the definition's `scopes` field for that permissions field says where they are.
+ */
+export function heldPermissionScopes(
+  def: ResourceDef,
+  field: FormFieldDef,
+  record: RegistryRecord,
+): Map<string, PermissionScope> {
+  const scopesField = def.formFields.find((f) => f.kind === 'scopes' && f.scopesOf === field.name);
+  if (!scopesField) return new Map();
+  const scopes = scopeValues(readPath(record, scopesField.valuePath ?? scopesField.name));
+  const codes = readPath(record, field.valuePath ?? field.name);
+  const names = heldPermissionNames(field, record);
+  return new Map(
+    (Array.isArray(codes) ? codes : []).flatMap((code, i) => {
+      const scope = typeof code === 'string' ? scopes[code] : undefined;
+      const name = names[i];
+      return scope && scope !== 'all' && name ? [[name, scope] as const] : [];
+    }),
+  );
 }

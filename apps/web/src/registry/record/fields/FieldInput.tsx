@@ -4,6 +4,7 @@ import type { Option } from '../../select/ResourceSelect';
 import type { DelegatedField } from '../delegation';
 import type { FormValues } from '../formValues';
 import { JsonInput } from './JsonInput';
+import { ScopesInput } from './ScopesInput';
 import { MultiSelectInput, SelectInput } from './SelectInput';
 import { SwitchInput } from './SwitchInput';
 import { TextInput } from './TextInput';
@@ -67,6 +68,24 @@ export function FieldInput({ def, field, fields, control, delegated, error, onPa
         label={field.label}
         error={error}
         help={field.help}
+      />
+    );
+  }
+
+  if (field.kind === 'scopes') {
+    if (!field.scopesOf || !delegated.scopes) return null;
+    return (
+      <ScopesInput
+        control={control}
+        name={field.name}
+        of={field.scopesOf}
+        id={id}
+        label={field.label}
+        kept={delegated.scopes.kept}
+        actor={delegated.scopes.actor}
+        help={field.help}
+        limitHelp={delegated.help}
+        error={error}
       />
     );
   }
