@@ -82,9 +82,13 @@ function describeAccess(route: ApiRoute): string {
 }
 
 /** A schema as JSON Schema; a record schema named in the contract becomes a reference to it. */
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output') {
+function jsonSchema(schema: z.core.$ZodType, io: 'input' | 'output'): Record<string, unknown> {
   const id = z.globalRegistry.get(schema)?.id;
   if (id && io === 'output') return ref(id);
+  // A bulk write answers a list of named records: its items refer to the record's component too.
+  if (io === 'output' && schema instanceof z.ZodArray) {
+    return { type: 'array', items: jsonSchema(schema.element, io) };
+  }
   const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io, unrepresentable: 'any' });
   return json;
 }

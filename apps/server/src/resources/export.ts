@@ -1,8 +1,9 @@
 import type { ParsedListQuery } from '@wfc/contract';
-import { and, desc, sql } from 'drizzle-orm';
+import { and, is, type SQL, sql } from 'drizzle-orm';
+import { type AnyPgColumn, PgColumn } from 'drizzle-orm/pg-core';
 import { csvFile } from '../http/csv.ts';
 import type { SessionContext } from '../http/routes.ts';
-import { filterCondition, prepareList } from './list-query.ts';
+import { filterCondition, prepareList, shapeColumn } from './list-query.ts';
 import { fetchRecords, matchingValues, reach } from './read.ts';
 import type { Row, ServerResource } from './server-resource.ts';
 
@@ -22,33 +23,85 @@ export function exportCell(record: Row, path: string): string {
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
+/** A bound of the keyset walk: the last exported row's sort value (as text, exact) and id. */
+interface Bound {
+  value: string | null;
+  id: number;
+}
+
 /**
- * Every record the list's keyword and filters match, newest first, as CSV. Read in steps of
- * EXPORT_BATCH by id (never an offset, which would reread all that came before), each step only
- * when the client has taken the last, so memory stays bounded however large the log.
+ * Pure: the rows after `last` in the order `col dir, id dir` (or `id dir` without a column), which
+ * PostgreSQL writes with NULLs last ascending and first descending. The value is compared in the
+ * column's own type, cast from its text form, so a timestamp keeps its microseconds (a JavaScript
+ * date would round them away and export a row twice).
+ */
+export function afterBound(
+  col: PgColumn | null,
+  idColumn: AnyPgColumn,
+  dir: 'asc' | 'desc',
+  last: Bound,
+): SQL {
+  if (!col) return dir === 'asc' ? sql`${idColumn} > ${last.id}` : sql`${idColumn} < ${last.id}`;
+  const type = sql.raw(col.getSQLType());
+  const value = sql`cast(${last.value} as ${type})`;
+  if (dir === 'asc') {
+    return last.value === null
+      ? sql`(${col} is null and ${idColumn} > ${last.id})`
+      : sql`(${col} > ${value} or (${col} = ${value} and ${idColumn} > ${last.id}) or ${col} is null)`;
+  }
+  return last.value === null
+    ? sql`((${col} is null and ${idColumn} < ${last.id}) or ${col} is not null)`
+    : sql`(${col} < ${value} or (${col} = ${value} and ${idColumn} < ${last.id}))`;
+}
+
+/** The column a list sorts by (null for creation order); `prepareList` has refused any other. */
+function sortColumn(res: ServerResource, sortField: string): PgColumn | null {
+  if (sortField === '_id') return null;
+  const col = shapeColumn(res.shape, sortField);
+  if (!is(col, PgColumn)) throw new Error(`${res.def.label}: cannot export in the order of ${sortField}`);
+  return col;
+}
+
+/**
+ * Every record the list's keyword and filters match, in the list's order, as CSV. Read in steps
+ * of EXPORT_BATCH after the last row written (a keyset: never an offset, which would reread all
+ * that came before), each step only when the client has taken the last, so memory stays bounded
+ * however large the list.
  */
 export async function exportRecords(res: ServerResource, ctx: SessionContext<unknown, ParsedListQuery>) {
   const { db } = ctx.services;
   const query = ctx.query;
   const matching = query.keyword ? await matchingValues(db, res, query.keyword) : undefined;
-  const { keyword } = prepareList(res, { ...query, sortField: '_id' }, { matching });
+  // Refuses an unknown sort field before anything is sent.
+  const { keyword, orderBy } = prepareList(res, query, { matching });
   const scoped = reach(res, ctx.session, [res.def.permissions.view]).where;
   const where = and(keyword, filterCondition(res, res.def.filters, query.filters), scoped);
-  const shape = { ...res.shape, [EXPORT_ID]: res.idColumn };
+  const col = sortColumn(res, query.sortField);
+  const shape = {
+    ...res.shape,
+    [EXPORT_ID]: res.idColumn,
+    ...(col ? { [EXPORT_SORT]: sql<string | null>`${col}::text` } : {}),
+  };
   const columns = res.def.exportColumns;
   async function* lines() {
-    let after: number | undefined;
+    let last: Bound | undefined;
     for (;;) {
+      const after = last && afterBound(col, res.idColumn, query.sortValue, last);
       const { records } = await fetchRecords(db, res, {
         shape,
-        where: and(where, after === undefined ? undefined : sql`${res.idColumn} < ${after}`),
-        orderBy: [desc(res.idColumn)],
+        where: and(where, after),
+        orderBy,
         limit: EXPORT_BATCH,
         present: false,
       });
-      for (const record of records) yield columns.map((c) => exportCell(record, c.path));
-      if (records.length < EXPORT_BATCH) return;
-      after = Number(records.at(-1)?.[EXPORT_ID]);
+      if (res.attach) await res.attach(db, records, { populate: true });
+      for (const record of records) {
+        yield columns.map((c) => exportCell(res.present ? res.present(record) : record, c.path));
+      }
+      const end = records.at(-1);
+      if (records.length < EXPORT_BATCH || !end) return;
+      const value = end[EXPORT_SORT];
+      last = { id: Number(end[EXPORT_ID]), value: typeof value === 'string' ? value : null };
     }
   }
   const day = new Date().toISOString().slice(0, 10);
@@ -65,5 +118,6 @@ export async function exportRecords(res: ServerResource, ctx: SessionContext<unk
   return undefined;
 }
 
-/** The id rides along in the export's shape, for the next step's bound; no column is named so. */
+/** The id and the sort value ride along in the export's shape, for the next step's bound; no column is named so. */
 const EXPORT_ID = '__exportId';
+const EXPORT_SORT = '__exportSort';

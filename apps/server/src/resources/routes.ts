@@ -1,4 +1,6 @@
 import {
+  bulkChangeSchema,
+  bulkDeleteSchema,
   codeRef,
   listQuerySchema,
   lookupPermissions,
@@ -17,7 +19,14 @@ import { type ApiRoute, anyOf, defineRoute } from '../http/routes.ts';
 import { exportRecords } from './export.ts';
 import { fetchOne, fetchRecords, listRecords, reach } from './read.ts';
 import type { AltGetter, AnyResourceDef, ParentFilter, ServerResource } from './server-resource.ts';
-import { createRecord, deleteRecord, updateRecord, type Versioned } from './write.ts';
+import {
+  changeRecords,
+  createRecord,
+  deleteRecord,
+  deleteRecords,
+  updateRecord,
+  type Versioned,
+} from './write.ts';
 
 /** A body that names one record by a code: the handler is given the code itself. */
 const codeBody = (param: string) =>
@@ -70,11 +79,11 @@ export function resourceRoutes<D extends AnyResourceDef>(
   ];
 }
 
-/** The list, the get by code and, when the definition has one, the CSV export. */
+/** The list, the get by code and the CSV export. */
 function readRoutes(res: ServerResource, list: Listing): ApiRoute[] {
   const { def } = res;
   const tag = def.plural;
-  const routes: ApiRoute[] = [
+  return [
     defineRoute({
       method: 'GET',
       path: def.endpoints.list,
@@ -108,22 +117,17 @@ function readRoutes(res: ServerResource, list: Listing): ApiRoute[] {
         return { message: def.messages.fetched, data: record };
       },
     }),
+    defineRoute({
+      method: 'GET',
+      path: def.endpoints.export,
+      summary: `Every ${def.label.toLowerCase()} the list's keyword and filters match, in its order, as CSV`,
+      tag,
+      access: anyOf(def.permissions.view),
+      query: list.query,
+      produces: 'text/csv',
+      handler: (ctx) => exportRecords(res, ctx),
+    }),
   ];
-  if (def.endpoints.export) {
-    routes.push(
-      defineRoute({
-        method: 'GET',
-        path: def.endpoints.export,
-        summary: `Every ${def.label.toLowerCase()} the list's keyword and filters match, newest first, as CSV`,
-        tag,
-        access: anyOf(def.permissions.view),
-        query: list.query,
-        produces: 'text/csv',
-        handler: (ctx) => exportRecords(res, ctx),
-      }),
-    );
-  }
-  return routes;
 }
 
 /** The records of one parent (a state's cities): its code is checked before the list is read. */
@@ -223,6 +227,34 @@ function writeRoutes<D extends AnyResourceDef>(res: ServerResource<D>): ApiRoute
         response: def.recordSchema,
         multipart: res.multipart,
         handler: (ctx) => updateRecord(res, ctx),
+      }),
+    );
+  }
+  if (def.endpoints.deleteMany && perms.delete) {
+    routes.push(
+      defineRoute({
+        method: 'POST',
+        path: def.endpoints.deleteMany,
+        summary: `Delete several ${def.plural.toLowerCase()} at once: all of them, or none when any is refused`,
+        tag,
+        access: anyOf(perms.delete),
+        body: bulkDeleteSchema,
+        response: z.array(def.recordSchema),
+        handler: (ctx) => deleteRecords(res, ctx),
+      }),
+    );
+  }
+  if (def.endpoints.changeMany && perms.update) {
+    routes.push(
+      defineRoute({
+        method: 'POST',
+        path: def.endpoints.changeMany,
+        summary: `Set ${def.bulkChange.map((f) => f.name).join(' or ')} on several ${def.plural.toLowerCase()} at once: all of them, or none when any is refused`,
+        tag,
+        access: anyOf(perms.update),
+        body: bulkChangeSchema(def),
+        response: z.array(def.recordSchema),
+        handler: (ctx) => changeRecords(res, ctx),
       }),
     );
   }

@@ -1,14 +1,14 @@
 import { type PermissionScope, withArticle } from '@wfc/contract';
-import { and, count, eq, type SQL, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { lastChanges } from '../audit/history.ts';
 import { recordAudit } from '../audit/recorder.ts';
 import type { Executor } from '../db/client.ts';
 import { newCode } from '../db/codes.ts';
 import { exists } from '../db/rows.ts';
-import { ApiError, badRequest, conflict, notFound, staleWrite } from '../http/envelope.ts';
+import { ApiError, badRequest, conflict, notFound, staleWrite, zodFieldErrors } from '../http/envelope.ts';
 import type { SessionContext } from '../http/routes.ts';
-import { tableColumnNames } from './list-query.ts';
-import { fetchOne, reach } from './read.ts';
+import { lookupShape, tableColumnNames } from './list-query.ts';
+import { fetchOne, fetchRecords, reach } from './read.ts';
 import type {
   AnyResourceDef,
   Dependent,
@@ -17,6 +17,7 @@ import type {
   ServerResource,
   WriteContext,
 } from './server-resource.ts';
+import { textAt } from './server-resource.ts';
 
 /** What an update or delete may add: the version of the record as the caller read it. */
 export interface Versioned {
@@ -208,6 +209,51 @@ export async function createRecord<D extends AnyResourceDef>(
   });
 }
 
+/** A write's reach: how far the caller holds its permission, and the condition on the records. */
+type Reached = ReturnType<typeof writeReach>;
+
+/**
+ * One update inside the caller's transaction: the single update's, and each of a bulk change's.
+ * `inputFor` gives the body once the record is locked (a bulk change builds it from the record).
+ */
+async function updateIn<D extends AnyResourceDef>(
+  res: ServerResource<D>,
+  ctx: SessionContext,
+  tx: Executor,
+  reached: Reached,
+  target: { code: string; version: number | undefined; prepared?: unknown },
+  inputFor: (before: Row) => Promise<InputOf<D>>,
+) {
+  const { code, version } = target;
+  const before = await existingRecord(tx, res, code, version, { where: reached.where, verb: 'change' });
+  const input = await inputFor(before);
+  const wctx = writeContext(ctx, tx, reached.scope, target.prepared);
+  await res.authorize?.(input, wctx, before);
+  await assertCurrent(tx, res, code, before, version);
+  await checkRefs(res, tx, input);
+  await res.validate?.(input, wctx, before);
+  const row = res.toRow ? await res.toRow(input, wctx, before) : defaultRow(res, input);
+  // Every update makes a new version, even one that changes only related rows (a role's permissions).
+  const set = res.versionColumn
+    ? { ...row, updatedAt: new Date(), version: sql`${res.versionColumn} + 1` }
+    : row;
+  if (Object.keys(set).length) await tx.update(res.table).set(set).where(eq(res.codeColumn, code));
+  await res.afterWrite?.(code, input, wctx, before);
+  // Moving a record out of reach (an employee to another team) is changing it beyond reach.
+  await assertWithinReach(tx, res, code, reached.where, 'change');
+  const after = await fetchOne(tx, res, code);
+  const notes = res.auditNotes?.(input);
+  await recordAudit(tx, {
+    action: 'UPDATE',
+    collection: res.def.listSegment,
+    recordCode: code,
+    before,
+    after: notes ? { ...after, ...notes } : after,
+    actor: ctx.actor,
+  });
+  return after;
+}
+
 export async function updateRecord<D extends AnyResourceDef>(
   res: ServerResource<D>,
   ctx: SessionContext<InputOf<D> & Versioned>,
@@ -215,63 +261,202 @@ export async function updateRecord<D extends AnyResourceDef>(
   const code = codeIn(res, ctx.body);
   const prepared = await res.prepare?.(ctx.body, uploadOf(ctx), 'update');
   const reached = writeReach(res, ctx, res.def.permissions.update);
+  const asked: Versioned = ctx.body;
   return ctx.services.db.transaction(async (tx) => {
-    const asked: Versioned = ctx.body;
-    const before = await existingRecord(tx, res, code, asked.version, {
-      where: reached.where,
-      verb: 'change',
-    });
-    const wctx = writeContext(ctx, tx, reached.scope, prepared);
-    await res.authorize?.(ctx.body, wctx, before);
-    await assertCurrent(tx, res, code, before, asked.version);
-    await checkRefs(res, tx, ctx.body);
-    await res.validate?.(ctx.body, wctx, before);
-    const row = res.toRow ? await res.toRow(ctx.body, wctx, before) : defaultRow(res, ctx.body);
-    // Every update makes a new version, even one that changes only related rows (a role's permissions).
-    const set = res.versionColumn
-      ? { ...row, updatedAt: new Date(), version: sql`${res.versionColumn} + 1` }
-      : row;
-    if (Object.keys(set).length) await tx.update(res.table).set(set).where(eq(res.codeColumn, code));
-    await res.afterWrite?.(code, ctx.body, wctx, before);
-    // Moving a record out of reach (an employee to another team) is changing it beyond reach.
-    await assertWithinReach(tx, res, code, reached.where, 'change');
-    const after = await fetchOne(tx, res, code);
-    const notes = res.auditNotes?.(ctx.body);
-    await recordAudit(tx, {
-      action: 'UPDATE',
-      collection: res.def.listSegment,
-      recordCode: code,
-      before,
-      after: notes ? { ...after, ...notes } : after,
-      actor: ctx.actor,
-    });
+    const target = { code, version: asked.version, prepared };
+    const after = await updateIn(res, ctx, tx, reached, target, async () => ctx.body);
     return { message: res.def.messages.updated, data: after };
   });
+}
+
+/** One delete inside the caller's transaction: the single delete's, and each of a bulk delete's. */
+async function deleteIn(
+  res: ServerResource,
+  ctx: SessionContext,
+  tx: Executor,
+  reached: Reached,
+  code: string,
+  version: number | undefined,
+) {
+  const before = await existingRecord(tx, res, code, version, { where: reached.where, verb: 'delete' });
+  const wctx = writeContext(ctx, tx, reached.scope);
+  await res.authorize?.(undefined, wctx, before);
+  await assertCurrent(tx, res, code, before, version);
+  const blockers = await referencesTo(tx, res.dependents ?? [], code);
+  if (blockers.length) {
+    throw conflict(
+      `Cannot delete this ${res.def.label.toLowerCase()}: it is still used by ${blockers.join(', ')}`,
+    );
+  }
+  await res.beforeDelete?.(before, wctx);
+  await tx.delete(res.table).where(eq(res.codeColumn, code));
+  await recordAudit(tx, {
+    action: 'DELETE',
+    collection: res.def.listSegment,
+    recordCode: code,
+    before,
+    actor: ctx.actor,
+  });
+  return before;
 }
 
 export async function deleteRecord(res: ServerResource, ctx: SessionContext<{ code: string } & Versioned>) {
   const { code, version } = ctx.body;
   const reached = writeReach(res, ctx, res.def.permissions.delete);
-  return ctx.services.db.transaction(async (tx) => {
-    const before = await existingRecord(tx, res, code, version, { where: reached.where, verb: 'delete' });
-    const wctx = writeContext(ctx, tx, reached.scope);
-    await res.authorize?.(undefined, wctx, before);
-    await assertCurrent(tx, res, code, before, version);
-    const blockers = await referencesTo(tx, res.dependents ?? [], code);
-    if (blockers.length) {
-      throw conflict(
-        `Cannot delete this ${res.def.label.toLowerCase()}: it is still used by ${blockers.join(', ')}`,
-      );
+  return ctx.services.db.transaction(async (tx) => ({
+    message: res.def.messages.deleted,
+    data: await deleteIn(res, ctx, tx, reached, code, version),
+  }));
+}
+
+/** The records a bulk write names, with the version each was read at (none: not checked). */
+export interface BulkTargets {
+  codes: string[];
+  versions?: (number | undefined)[];
+}
+
+/** At most this many refused records are named in a bulk write's message; `errors` holds them all. */
+const NAMED_REFUSALS = 3;
+
+/**
+ * Writes each record in turn inside one transaction. A refused record does not stop the others
+ * from being tried, so that one answer names every record that blocks the write; the whole is
+ * then refused, with the first refusal's status, and the transaction undoes what was written.
+ */
+async function eachRecord<T>(
+  tx: Executor,
+  res: ServerResource,
+  targets: BulkTargets,
+  refusal: { scoped: SQL | undefined; nothing: string },
+  write: (code: string, version: number | undefined) => Promise<T>,
+) {
+  // Named before any write: a record the write would move out of reach is still named.
+  const names = await namesOf(tx, res, targets.codes, refusal.scoped);
+  const done: T[] = [];
+  const refused: { index: number; code: string; error: ApiError }[] = [];
+  for (const [index, code] of targets.codes.entries()) {
+    try {
+      done.push(await write(code, targets.versions?.[index]));
+    } catch (error) {
+      // Anything but a refusal (a lost connection, a constraint) has spoilt the transaction.
+      if (!(error instanceof ApiError)) throw error;
+      refused.push({ index, code, error });
     }
-    await res.beforeDelete?.(before, wctx);
-    await tx.delete(res.table).where(eq(res.codeColumn, code));
-    await recordAudit(tx, {
-      action: 'DELETE',
-      collection: res.def.listSegment,
-      recordCode: code,
-      before,
-      actor: ctx.actor,
-    });
-    return { message: res.def.messages.deleted, data: before };
+  }
+  const [first] = refused;
+  if (!first) return done;
+  const named = refused.map((r) => ({ ...r, name: names.get(r.code) ?? r.code }));
+  const told = named.slice(0, NAMED_REFUSALS).map((r) => `${r.name}: ${r.error.message}`);
+  const more = named.length - told.length;
+  throw new ApiError(
+    first.error.statusCode,
+    [`${refusal.nothing}.`, ...told, ...(more > 0 ? [`And ${more} more.`] : [])].join(' '),
+    named.flatMap((r) =>
+      (r.error.errors?.length ? r.error.errors : [r.error]).map((e) => ({
+        field: `codes.${r.index}`,
+        message: `${r.name}: ${e.message}`,
+      })),
+    ),
+  );
+}
+
+/**
+ * The names of these records, by code, as far as the caller reaches them: a refusal names a
+ * record beyond reach by the code the caller sent, telling nothing more of it.
+ */
+async function namesOf(tx: Executor, res: ServerResource, codes: string[], scoped: SQL | undefined) {
+  const { records } = await fetchRecords(tx, res, {
+    shape: lookupShape(res),
+    where: and(inArray(res.codeColumn, codes), scoped),
+    present: false,
+  });
+  return new Map(
+    records.flatMap((r) => {
+      const code = textAt(r, res.def.code);
+      const name = textAt(r, res.def.nameField);
+      return code && name ? [[code, name] as const] : [];
+    }),
+  );
+}
+
+/** `Delete{Plural}`: every named record, each as a single delete would, or none of them. */
+export async function deleteRecords(res: ServerResource, ctx: SessionContext<BulkTargets>) {
+  const reached = writeReach(res, ctx, res.def.permissions.delete);
+  const refusal = { scoped: reached.where, nothing: 'Nothing was deleted' };
+  return ctx.services.db.transaction(async (tx) => ({
+    message: `${res.def.plural} deleted successfully`,
+    data: await eachRecord(tx, res, ctx.body, refusal, (code, version) =>
+      deleteIn(res, ctx, tx, reached, code, version),
+    ),
+  }));
+}
+
+/** A value at a form field's path in a record (`department.departmentCode`, `managers[].employeeCode`). */
+function valueAt(record: unknown, path: string): unknown {
+  const [head = '', ...rest] = path.split('.');
+  const list = head.endsWith('[]');
+  const value = new Map(record !== null && typeof record === 'object' ? Object.entries(record) : []).get(
+    list ? head.slice(0, -2) : head,
+  );
+  if (rest.length === 0) return value;
+  if (list) return Array.isArray(value) ? value.map((v) => valueAt(v, rest.join('.'))) : [];
+  return valueAt(value, rest.join('.'));
+}
+
+/** Sets a dotted body key (`address.countryCode`), making the groups on its way. */
+function setPath(body: Record<string, unknown>, keys: readonly string[], value: unknown) {
+  const [key = '', ...rest] = keys;
+  if (rest.length === 0) {
+    body[key] = value;
+    return;
+  }
+  const group = body[key];
+  const next: Record<string, unknown> =
+    group !== null && typeof group === 'object' && !Array.isArray(group) ? { ...group } : {};
+  setPath(next, rest, value);
+  body[key] = next;
+}
+
+/**
+ * The update body that would leave the record as it stands: each field of the update form, read
+ * where the record holds it (a password is never read back, so it stays unchanged).
+ */
+export function unchangedBody(res: ServerResource, record: Row): Record<string, unknown> {
+  const body: Record<string, unknown> = { [res.def.code]: record[res.def.code] };
+  for (const field of res.def.formFields) {
+    if (field.modes && !field.modes.includes('update')) continue;
+    const value = valueAt(record, field.valuePath ?? field.name);
+    if (value !== undefined && value !== null) setPath(body, field.name.split('.'), value);
+  }
+  return body;
+}
+
+/**
+ * `Update{Plural}`: the named references (`bulkChange`) set on every named record, each as a
+ * single update of that record would (its version, delegation, reach and audit), or on none.
+ */
+export async function changeRecords<D extends AnyResourceDef>(
+  res: ServerResource<D>,
+  ctx: SessionContext<BulkTargets>,
+) {
+  const schema = res.def.updateSchema;
+  if (!schema) throw new Error(`${res.def.label}: a bulk change needs the update schema`);
+  const sent = new Map(Object.entries(ctx.body));
+  const change = Object.fromEntries(
+    res.def.bulkChange.flatMap((f) => (sent.get(f.name) === undefined ? [] : [[f.name, sent.get(f.name)]])),
+  );
+  const reached = writeReach(res, ctx, res.def.permissions.update);
+  const refusal = { scoped: reached.where, nothing: 'Nothing was changed' };
+  return ctx.services.db.transaction(async (tx) => {
+    // A reference that does not exist is one refusal of the request, not one per record.
+    await checkRefs(res, tx, change);
+    const data = await eachRecord(tx, res, ctx.body, refusal, (code, version) =>
+      updateIn(res, ctx, tx, reached, { code, version }, async (before) => {
+        const parsed = schema.safeParse({ ...unchangedBody(res, before), ...change });
+        if (!parsed.success) throw badRequest('Invalid input', zodFieldErrors(parsed.error));
+        return parsed.data;
+      }),
+    );
+    return { message: `${res.def.plural} updated successfully`, data };
   });
 }

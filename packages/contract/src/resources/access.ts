@@ -321,4 +321,5 @@ export const userResource = defineResource({
       delegation: { listFlag: ASSIGNABLE_FLAG, lockedOnSelf: 'You cannot change your own role' },
     }),
   ],
+  bulkChange: ['roleCode'],
 });

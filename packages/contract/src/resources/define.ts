@@ -146,12 +146,16 @@ export type WriteAction = 'create' | 'update' | 'delete';
 
 export interface ResourceEndpoints {
   list: string;
-  /** `Export{Plural}`: every record the list's query matches, as CSV; only with `exportColumns`. */
-  export?: string;
+  /** `Export{Plural}`: every record the list's query matches, in its order, as CSV. */
+  export: string;
   get: string;
   create?: string;
   update?: string;
   delete?: string;
+  /** `Delete{Plural}`: several records at once, all or none; with the delete action. */
+  deleteMany?: string;
+  /** `Update{Plural}`: one reference of several records changed at once; with `bulkChange`. */
+  changeMany?: string;
 }
 
 export interface ResourcePermissions {
@@ -194,8 +198,13 @@ export interface ResourceDef<
   defaultBack?: string;
   /** Filters the list offers besides the keyword (the audit log's user, module, action and dates). */
   filters: readonly ListFilterDef[];
-  /** The CSV export's columns, in order; empty when the list has no export. */
+  /** The CSV export's columns, in order: the list's own unless the definition names others. */
   exportColumns: readonly ColumnDef[];
+  /**
+   * The update form's selectors whose reference the list may change on several selected records
+   * at once (an employee's department), each with its delegation as the form has it.
+   */
+  bulkChange: readonly FormFieldDef[];
   messages: ResourceMessages;
 }
 
@@ -280,9 +289,22 @@ export interface ResourceSpec<C extends z.ZodType, U extends z.ZodType, R extend
   listedBy?: ReadonlyArray<ResourceKey | { parent: ResourceKey; screen: false }>;
   defaultBack?: string;
   filters?: readonly ListFilterDef<RecordPath<R>>[];
-  /** Offer `Export{Plural}` with these columns (objects are written as JSON). */
+  /** `Export{Plural}`'s columns where they are not the list's (objects are written as JSON). */
   exportColumns?: readonly ColumnDef<RecordPath<R>>[];
+  /** Selectors of the update form that the list may set on several records at once (`Update{Plural}`). */
+  bulkChange?: readonly NoInfer<BodyPathOf<U>>[];
   messages?: Partial<ResourceMessages>;
+}
+
+/** The update form's selector of each bulk-changed field; a name that is none fails when the definition loads. */
+function bulkChangesOf(key: ResourceKey, fields: readonly FormFieldDef[], names: readonly string[]) {
+  return names.map((name) => {
+    const field = fields.find(
+      (f) => f.name === name && f.kind === 'select' && f.source && (f.modes ?? ['update']).includes('update'),
+    );
+    if (!field) throw new Error(`${key}: bulkChange ${name} is no selector of the update form`);
+    return field;
+  });
 }
 
 export function defineResource<C extends z.ZodType, U extends z.ZodType, R extends z.ZodType>(
@@ -302,12 +324,17 @@ export function defineResource<C extends z.ZodType, U extends z.ZodType, R exten
   const endpoints: ResourceEndpoints = {
     list: `Get${pascal(spec.plural)}`,
     get: `Get${name}ByCode`,
-    ...(spec.exportColumns ? { export: `Export${pascal(spec.plural)}` } : {}),
+    export: `Export${pascal(spec.plural)}`,
   };
   for (const action of actions) {
     permissions[action] = catalogued(`${action.toUpperCase()}_${one}`);
     endpoints[action] = `${pascal(action)}${name}`;
   }
+  if (actions.has('delete')) endpoints.deleteMany = `Delete${pascal(spec.plural)}`;
+  const bulkChange = actions.has('update')
+    ? bulkChangesOf(spec.key, spec.formFields, spec.bulkChange ?? [])
+    : [];
+  if (bulkChange.length) endpoints.changeMany = `Update${pascal(spec.plural)}`;
   const {
     actions: _a,
     endpoints: overrides,
@@ -315,8 +342,10 @@ export function defineResource<C extends z.ZodType, U extends z.ZodType, R exten
     moreSortFields,
     listedBy,
     columns,
+    bulkChange: _b,
     ...rest
   } = spec;
+  const listColumns = columns.map(({ sortable, ...c }) => (sortable ? { ...c, sortField: c.path } : c));
   return {
     ...rest,
     code: codeFieldOf(spec.key),
@@ -326,7 +355,7 @@ export function defineResource<C extends z.ZodType, U extends z.ZodType, R exten
     moduleTitle: spec.moduleTitle ?? spec.plural,
     permissions,
     endpoints: { ...endpoints, ...overrides },
-    columns: columns.map(({ sortable, ...c }) => (sortable ? { ...c, sortField: c.path } : c)),
+    columns: listColumns,
     sortFields: [...columns.filter((c) => c.sortable).map((c) => c.path), ...(moreSortFields ?? [])],
     listedBy: (listedBy ?? []).map((p) => {
       const parent = typeof p === 'string' ? p : p.parent;
@@ -338,7 +367,8 @@ export function defineResource<C extends z.ZodType, U extends z.ZodType, R exten
       };
     }),
     filters: spec.filters ?? [],
-    exportColumns: spec.exportColumns ?? [],
+    exportColumns: spec.exportColumns ?? listColumns,
+    bulkChange,
     messages: { ...messagesFor(spec.label, spec.plural), ...spec.messages },
   };
 }

@@ -7,6 +7,7 @@ import { employeeResource, profileResource } from './people.ts';
 import { departmentResource, genderResource, skillResource } from './reference.ts';
 
 export * from './access.ts';
+export * from './bulk.ts';
 export * from './define.ts';
 export * from './geography.ts';
 export type { BodyPathOf, RecordPathOf } from './paths.ts';

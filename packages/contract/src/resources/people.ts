@@ -100,6 +100,7 @@ export const employeeResource = defineResource({
     { name: 'joinDate', label: 'Join Date', kind: 'date' },
     selectField(userResource),
   ],
+  bulkChange: ['departmentCode'],
 });
 
 /** A selector of the profile's address, which nests its references under `address`. */

@@ -116,7 +116,8 @@ function ListScreen({ def, subList, parentCode, title, subtitle, back, crumbs, a
         {...heading}
         actions={
           <>
-            {allowed.view && <ExportButton def={def} query={query} />}
+            {/* The export reads the whole module: a sub-list's parent is not one of its filters. */}
+            {allowed.view && !subList && <ExportButton def={def} query={query} />}
             {allowed.create && (
               <Button
                 variant="contained"
