@@ -80,6 +80,7 @@ export function ScopesInput({ control, name, of, id, label, kept, actor, help, l
             </Typography>
             <ToggleButtonGroup
               size="small"
+              color="primary"
               exclusive
               value={choice.value}
               aria-labelledby={`${id}-${choice.code}`}
