@@ -42,7 +42,14 @@ function listOf<T extends Record<string, unknown>>(rows: () => T[]) {
 const GENDER_ALL = ['VIEW_GENDERS', 'CREATE_GENDER', 'UPDATE_GENDER', 'DELETE_GENDER'];
 
 const bodyRows = () => within(screen.getByRole('table')).getAllByRole('row').slice(1);
-const firstCellTexts = () => bodyRows().map((r) => within(r).getAllByRole('cell')[1]!.textContent);
+// The first column's cell: the cells before it hold the row's check box and radio.
+const firstCellTexts = () =>
+  bodyRows().map(
+    (r) =>
+      within(r)
+        .getAllByRole('cell')
+        .find((c) => !c.querySelector('input'))?.textContent,
+  );
 
 resetScreensAfterEach();
 

@@ -1,4 +1,5 @@
 import Box from '@mui/material/Box';
+import Checkbox from '@mui/material/Checkbox';
 import MenuItem from '@mui/material/MenuItem';
 import Radio from '@mui/material/Radio';
 import TextField from '@mui/material/TextField';
@@ -7,12 +8,13 @@ import type { ResourceDef } from '@wfc/contract';
 import { Fragment, type KeyboardEvent } from 'react';
 import { EMPTY_CELL } from '../format';
 import type { RegistryRecord } from '../queries';
+import { CheckAll } from './CheckAll';
 import { useCellContent } from './cellContent';
 import { useCellText } from './cellText';
 import type { TableQuery } from './listQuery';
 import type { RecordListProps } from './RecordTable';
 import { useFocusBackOnClear } from './RowActions';
-import { type CardLayout, cardLayout, selectLabel, sortChoices } from './recordList';
+import { type CardLayout, cardLayout, checkLabel, selectLabel, sortChoices } from './recordList';
 
 /**
  * A page of records on a phone: one card per record (its name as the title, a few of its columns
@@ -28,12 +30,32 @@ export function RecordCards({
   onSelect,
   onOpen,
   actions,
+  checked,
+  onCheck,
 }: RecordListProps) {
   const container = useFocusBackOnClear(selected);
   const layout = cardLayout(def);
   return (
     <Box ref={container}>
       <SortMenus def={def} query={query} onSort={onSort} />
+      {checked && onCheck && rows.length > 0 && (
+        <Box
+          component="label"
+          sx={{
+            display: 'flex',
+            alignItems: 'center',
+            pl: 0.5,
+            pr: 2,
+            borderBottom: 1,
+            borderColor: 'divider',
+          }}
+        >
+          <CheckAll def={def} rows={rows} checked={checked} onCheck={onCheck} />
+          <Typography variant="body2" aria-hidden>
+            Choose all on this page
+          </Typography>
+        </Box>
+      )}
       {rows.length === 0 ? (
         <Typography color="text.secondary" sx={{ px: 2, py: 6, textAlign: 'center' }}>
           {def.messages.empty}
@@ -43,6 +65,7 @@ export function RecordCards({
           {rows.map((row) => {
             const code = String(row[def.code]);
             const isSelected = code === selected;
+            const isChecked = Boolean(checked?.has(code));
             return (
               <Box
                 component="li"
@@ -53,7 +76,7 @@ export function RecordCards({
                   // The selection is marked by more than a tint: a bar in the brand colour.
                   borderLeft: 4,
                   borderLeftColor: isSelected ? 'primary.main' : 'transparent',
-                  bgcolor: isSelected ? 'action.selected' : undefined,
+                  bgcolor: isSelected || isChecked ? 'action.selected' : undefined,
                 }}
               >
                 <Card
@@ -63,6 +86,7 @@ export function RecordCards({
                   selected={isSelected}
                   onSelect={() => onSelect(code)}
                   onOpen={onOpen && (() => onOpen(code))}
+                  check={onCheck && { on: isChecked, toggle: (on) => onCheck([code], on) }}
                 />
                 {isSelected && actions && <Box sx={{ pr: 2, pb: 1.5, pl: 6 }}>{actions}</Box>}
               </Box>
@@ -81,13 +105,15 @@ interface CardProps {
   selected: boolean;
   onSelect(): void;
   onOpen?(): void;
+  /** The card's check box, for bulk actions: whether it is chosen, and how to change that. */
+  check?: { on: boolean; toggle(on: boolean): void };
 }
 
 /**
  * The record's part of its card: clicking it selects, a double-click or Enter on its radio opens.
  * The actions beside it stay outside, so that their clicks and keys are only theirs.
  */
-function Card({ def, layout, row, selected, onSelect, onOpen }: CardProps) {
+function Card({ def, layout, row, selected, onSelect, onOpen, check }: CardProps) {
   const cellText = useCellText(def);
   const cellContent = useCellContent(def);
   const name = layout.title ? cellText(row, layout.title) : EMPTY_CELL;
@@ -106,6 +132,15 @@ function Card({ def, layout, row, selected, onSelect, onOpen }: CardProps) {
       }
       sx={{ display: 'flex', alignItems: 'flex-start', gap: 0.5, py: 1, pr: 2, pl: 0.5, cursor: 'pointer' }}
     >
+      {check && (
+        <Checkbox
+          checked={check.on}
+          onChange={(e) => check.toggle(e.target.checked)}
+          // Choosing the card for a bulk action does not also select it for its own actions.
+          onClick={(e) => e.stopPropagation()}
+          slotProps={{ input: { 'aria-label': checkLabel(def, row) } }}
+        />
+      )}
       <Radio
         checked={selected}
         onChange={onSelect}

@@ -1,4 +1,5 @@
 import Box from '@mui/material/Box';
+import Checkbox from '@mui/material/Checkbox';
 import Radio from '@mui/material/Radio';
 import type { Theme } from '@mui/material/styles';
 import Table from '@mui/material/Table';
@@ -14,11 +15,12 @@ import type { ColumnDef, ResourceDef } from '@wfc/contract';
 import { Fragment, type KeyboardEvent, type ReactNode } from 'react';
 import { visuallyHidden } from '../../ui/paging';
 import type { RegistryRecord } from '../queries';
+import { CheckAll } from './CheckAll';
 import { useCellContent } from './cellContent';
 import type { TableQuery } from './listQuery';
 import { RecordCards } from './RecordCards';
 import { useFocusBackOnClear } from './RowActions';
-import { selectLabel } from './recordList';
+import { checkLabel, selectLabel } from './recordList';
 
 export interface RecordListProps {
   def: ResourceDef;
@@ -33,26 +35,36 @@ export interface RecordListProps {
   onOpen?(code: string): void;
   /** The selected row's actions, shown right under it: next in the tab order after its radio. */
   actions?: ReactNode;
+  /** The rows chosen for a bulk action, by code; with `onCheck`, each row has a check box. */
+  checked?: ReadonlySet<string>;
+  onCheck?(codes: readonly string[], on: boolean): void;
 }
 
 /**
- * A page of records, one selectable at a time, with the definition's columns and sort headers;
- * below the `sm` breakpoint, one card per record instead.
+ * A page of records, one selectable at a time (and, for bulk actions, any number chosen by their
+ * check boxes), with the definition's columns and sort headers; below the `sm` breakpoint, one
+ * card per record instead.
  */
 export function RecordTable(props: RecordListProps) {
   const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   return phone ? <RecordCards {...props} /> : <Rows {...props} />;
 }
 
-function Rows({ def, title, rows, query, onSort, selected, onSelect, onOpen, actions }: RecordListProps) {
+function Rows(props: RecordListProps) {
+  const { def, title, rows, query, onSort, selected, onSelect, onOpen, actions, checked, onCheck } = props;
   const container = useFocusBackOnClear(selected);
   const cellContent = useCellContent(def);
-  const columnCount = def.columns.length + 1;
+  const columnCount = def.columns.length + (checked && onCheck ? 2 : 1);
   return (
     <TableContainer ref={container} sx={{ overflowX: 'auto' }}>
       <Table size="small" aria-label={title} sx={{ minWidth: 640 }}>
         <TableHead>
           <TableRow>
+            {checked && onCheck && (
+              <TableCell padding="checkbox">
+                <CheckAll def={def} rows={rows} checked={checked} onCheck={onCheck} />
+              </TableCell>
+            )}
             <TableCell padding="checkbox">
               <Box component="span" sx={visuallyHidden}>
                 Select
@@ -79,7 +91,7 @@ function Rows({ def, title, rows, query, onSort, selected, onSelect, onOpen, act
                 <Fragment key={code}>
                   <TableRow
                     hover
-                    selected={isSelected}
+                    selected={isSelected || Boolean(checked?.has(code))}
                     onClick={() => onSelect(code)}
                     onDoubleClick={onOpen ? () => onOpen(code) : undefined}
                     onKeyDown={
@@ -97,6 +109,16 @@ function Rows({ def, title, rows, query, onSort, selected, onSelect, onOpen, act
                       '& > td': withActions ? { borderBottom: 0 } : undefined,
                     }}
                   >
+                    {checked && onCheck && (
+                      // A click on the box chooses the row for a bulk action, not for its own actions.
+                      <TableCell padding="checkbox" onClick={(e) => e.stopPropagation()}>
+                        <Checkbox
+                          checked={checked.has(code)}
+                          onChange={(e) => onCheck([code], e.target.checked)}
+                          slotProps={{ input: { 'aria-label': checkLabel(def, row) } }}
+                        />
+                      </TableCell>
+                    )}
                     <TableCell padding="checkbox">
                       <Radio
                         checked={isSelected}
@@ -122,8 +144,11 @@ function Rows({ def, title, rows, query, onSort, selected, onSelect, onOpen, act
                   </TableRow>
                   {withActions && (
                     <TableRow selected>
-                      {/* Indented past the radios: the buttons line up with the first column. */}
-                      <TableCell colSpan={columnCount} sx={{ pt: 0.5, pb: 1.5, pl: 8.5 }}>
+                      {/* Indented past the boxes and radios: the buttons line up with the first column. */}
+                      <TableCell
+                        colSpan={columnCount}
+                        sx={{ pt: 0.5, pb: 1.5, pl: checked && onCheck ? 14 : 8.5 }}
+                      >
                         {actions}
                       </TableCell>
                     </TableRow>

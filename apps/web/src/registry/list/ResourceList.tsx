@@ -21,6 +21,7 @@ import { fieldsFor, presetFromParent } from '../record/formValues';
 import { useResourceExtension } from '../resourceExtension';
 import type { Option } from '../select/ResourceSelect';
 import { useRecordPermissions } from '../useRecordPermissions';
+import { BulkBar, offersBulk, useBulkActions } from './BulkActions';
 import { ExportButton } from './ExportButton';
 import { FilterField } from './FilterField';
 import { ListFilters } from './ListFilters';
@@ -67,6 +68,8 @@ function SubList({ def, subList }: Props & { subList: SubListContext }) {
   );
 }
 
+const NONE: ReadonlySet<string> = new Set();
+
 interface ListScreenProps {
   def: ResourceDef;
   subList?: SubListContext;
@@ -85,6 +88,22 @@ function ListScreen({ def, subList, parentCode, title, subtitle, back, crumbs, a
   const go = useNavigateWithBack();
   const [selected, setSelected] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<RegistryRecord | null>(null);
+  const bulk = useBulkActions(def);
+  // Records are chosen on the page in view: another page, filter or sort starts with none.
+  const pageKey = JSON.stringify(query);
+  const [checked, setChecked] = useState<{ pageKey: string; codes: ReadonlySet<string> }>({
+    pageKey,
+    codes: new Set(),
+  });
+  const checkedCodes = checked.pageKey === pageKey ? checked.codes : NONE;
+  const check = (codes: readonly string[], on: boolean) => {
+    const next = new Set(checkedCodes);
+    for (const code of codes) {
+      if (on) next.add(code);
+      else next.delete(code);
+    }
+    setChecked({ pageKey, codes: next });
+  };
 
   const heading = { title, subtitle, back: back?.to, backState: back?.state, crumbs };
   // With no page to show, the screen keeps its heading over the failure or the list's outline.
@@ -110,6 +129,7 @@ function ListScreen({ def, subList, parentCode, title, subtitle, back, crumbs, a
   }
 
   const selectedRow = rows.find((r) => String(r[def.code]) === selected) ?? null;
+  const chosen = rows.filter((r) => checkedCodes.has(String(r[def.code])));
   return (
     <Box>
       <ScreenHeader
@@ -157,6 +177,14 @@ function ListScreen({ def, subList, parentCode, title, subtitle, back, crumbs, a
             />
           )}
         </Box>
+        {chosen.length > 0 && (
+          <BulkBar
+            def={def}
+            actions={bulk}
+            chosen={chosen}
+            onClear={() => setChecked({ pageKey, codes: NONE })}
+          />
+        )}
         <RecordTable
           def={def}
           title={title}
@@ -165,6 +193,7 @@ function ListScreen({ def, subList, parentCode, title, subtitle, back, crumbs, a
           onSort={(sortField) => setQuery(nextSort(query, sortField))}
           selected={selected}
           onSelect={setSelected}
+          {...(offersBulk(bulk) ? { checked: checkedCodes, onCheck: check } : {})}
           onOpen={allowed.view ? (code) => go(viewPath(def, code)) : undefined}
           actions={
             selectedRow && (

@@ -8,6 +8,13 @@ import type { RegistryRecord } from '../queries';
 export const selectLabel = (def: ResourceDef, row: RegistryRecord) =>
   `Select ${recordName(def, row) || String(row[def.code])}`;
 
+/** A row's check box, which adds it to the records a bulk action applies to. */
+export const checkLabel = (def: ResourceDef, row: RegistryRecord) =>
+  `Choose ${recordName(def, row) || String(row[def.code])}`;
+
+/** The check box that chooses, or lets go of, every record of the page. */
+export const checkAllLabel = (def: ResourceDef) => `Choose every ${def.label.toLowerCase()} of this page`;
+
 /** A phone shows this many of a record's columns under its title: enough to tell rows apart. */
 export const CARD_FIELDS = 3;
 
