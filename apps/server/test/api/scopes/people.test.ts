@@ -329,3 +329,26 @@ describe('profiles', () => {
     );
   });
 });
+
+describe('exports', () => {
+  async function csv(path: string, cookie: string) {
+    const res = await t.get(path, cookie);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    return res.body.split('\n').slice(1).filter(Boolean).join('\n');
+  }
+
+  it('hold only the records within reach: the team’s, or one’s own', async () => {
+    const team = await csv('ExportEmployees', c.lena);
+    expect(team).toContain('Anna Alpha');
+    expect(team).toContain('Lena Lead');
+    expect(team).not.toContain('Bert');
+    const own = await csv('ExportEmployees', c.anna);
+    expect(own).toContain('Anna Alpha');
+    expect(own).not.toContain('Lena');
+    const profiles = await csv('ExportProfiles', c.lena);
+    expect(profiles).toContain('Anna');
+    expect(profiles).not.toContain('Bert');
+    expect(await csv('ExportEmployees', admin)).toContain('Bert');
+  });
+});
