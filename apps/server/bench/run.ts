@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -16,7 +17,18 @@ import { countFormulations } from './lib/formulations.ts';
 import { type ListScenario, listScenarios } from './lib/list-scenarios.ts';
 import { ensurePgbench, runPgbench } from './lib/pgbench.ts';
 import { placeholderWebDist, type RunningServer, SERVER_DIR, sampleMax, startServer } from './lib/server.ts';
-import { median, ms } from './lib/stats.ts';
+import {
+  MOVE_TRIGGER,
+  PAGE_RATIO_NOISE,
+  signInSchedule,
+  signInVerdicts,
+  TEAM_DEPARTMENT,
+  TEAM_LEAD_ROLE,
+  TEAM_SIZE,
+  teamBatch,
+  teamCount,
+} from './lib/signins.ts';
+import { median, ms, percentile } from './lib/stats.ts';
 
 const HELP = `npm run bench -w @wfc/server -- [options]   (DATABASE_URL names the PostgreSQL server; run bench:data first)
 
@@ -24,12 +36,21 @@ const HELP = `npm run bench -w @wfc/server -- [options]   (DATABASE_URL names th
   --seconds N         seconds per load scenario (BENCH_SECONDS, default 10)
   --connections N     concurrent connections (BENCH_CONNECTIONS, default 50)
   --port N            port for the server under test (BENCH_PORT, default 3917)
-  --only LIST         scenarios to run: lists,performances,trend,overview,save,export,sql,formulations,login,web
-                      (default all; sql: every list's SQL, server against pgbench now and before, pgbench
-                      being its old name; formulations: the candidate SQL for a keyword through references)
+  --only LIST         scenarios to run: lists,performances,trend,overview,save,export,sql,formulations,login,web,
+                      signins (default all but signins; sql: every list's SQL, server against pgbench now and
+                      before, pgbench being its old name; formulations: the candidate SQL for a keyword through
+                      references; signins: below)
   --lists REGEX       with sql: only the list scenarios whose name matches (e.g. 'GetCities|selector')
   --rounds N          with sql: pgbench runs per formulation, alternating (BENCH_ROUNDS, default 1)
-  --cpu-prof DIR      write V8 CPU profiles of the servers to DIR`;
+  --cpu-prof DIR      write V8 CPU profiles of the servers to DIR
+
+  signins, about 13 minutes at full size: 50 managers save their teams' grids alone, then while the
+  sign-ins are spread over the window; then a manager's team page against the unscoped page
+  --signins N         sign-ins, one per employee's user (BENCH_SIGNINS, default 5000)
+  --window S          seconds they are spread over (BENCH_WINDOW, default 600)
+  --managers N        managers saving their team's grid (BENCH_MANAGERS, default 50)
+  --pause S           seconds a manager waits after each save, scoring (BENCH_PAUSE, default 10)
+  --baseline S        seconds of the managers' saves alone, before (BENCH_BASELINE, default 60)`;
 
 const { values: args } = parseArgs({
   options: {
@@ -44,6 +65,11 @@ const { values: args } = parseArgs({
     lists: { type: 'string' },
     rounds: { type: 'string', default: process.env.BENCH_ROUNDS ?? '1' },
     'cpu-prof': { type: 'string' },
+    signins: { type: 'string', default: process.env.BENCH_SIGNINS ?? '5000' },
+    window: { type: 'string', default: process.env.BENCH_WINDOW ?? '600' },
+    managers: { type: 'string', default: process.env.BENCH_MANAGERS ?? '50' },
+    baseline: { type: 'string', default: process.env.BENCH_BASELINE ?? '60' },
+    pause: { type: 'string', default: process.env.BENCH_PAUSE ?? '10' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -308,6 +334,7 @@ try {
   if (only.has('sql') || only.has('pgbench')) await benchListSql();
   if (only.has('formulations')) await benchFormulations();
   if (only.has('login')) await benchLogin();
+  if (only.has('signins')) await benchSignIns();
   // Last: a server of its own, which keeps nothing.
   if (only.has('trend') || only.has('overview')) await benchInsights();
 } finally {
@@ -868,6 +895,385 @@ async function benchLogin() {
     `delete from sessions where user_code = (select user_code from users where username = $1)`,
     [user.username],
   );
+}
+
+interface Team {
+  departmentCode: string;
+  username: string;
+  members: string[];
+  cookie: string;
+}
+
+/**
+ * Puts every employee into a team of about TEAM_SIZE, a department of its own whose first employee
+ * manages it; the managers' users get a role that holds the performance permissions for their
+ * team only. What it changes is kept in bench_team_origin until `teamsDown` puts it back, so that
+ * the next run undoes a run stopped half-way. Moving 5,000 employees' summaries there and back
+ * would take minutes, so the moves skip the department trigger: the teams' summaries hold only
+ * what the saves change, the departments' stay as they were, and the saves' date is put back to
+ * its scores at the end (`benchSignIns`), so that what the saves changed nets out everywhere.
+ */
+async function teamsUp(teams: number): Promise<Team[]> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    await client.query(`create table bench_team_origin as
+      select e.employee_code, e.department_code, e.user_code, u.role_code
+      from employees e left join users u on u.user_code = e.user_code`);
+    await client.query(
+      `insert into departments (department_code, name)
+       select $2 || lpad(g::text, 3, '0'), 'Bench team ' || g from generate_series(1, $1::int) g`,
+      [teams, TEAM_DEPARTMENT],
+    );
+    await client.query(`alter table employees disable trigger ${MOVE_TRIGGER}`);
+    await client.query(
+      `update employees e set department_code = $2 || lpad((1 + r.n % $1::int)::text, 3, '0')
+       from (select id, row_number() over (order by id) - 1 as n from employees) r where r.id = e.id`,
+      [teams, TEAM_DEPARTMENT],
+    );
+    await client.query(`alter table employees enable trigger ${MOVE_TRIGGER}`);
+    await client.query(
+      `insert into department_managers (department_code, employee_code)
+       select distinct on (department_code) department_code, employee_code from employees
+       where department_code like $1 || '%' and user_code is not null order by department_code, id`,
+      [TEAM_DEPARTMENT],
+    );
+    await client.query(`insert into roles (role_code, role_name) values ($1, 'Bench team lead')`, [
+      TEAM_LEAD_ROLE,
+    ]);
+    await client.query(
+      `insert into role_permissions (role_code, permission_code, scope)
+       select $1, permission_code, 'team' from permissions
+       where permission_name in ('VIEW_PERFORMANCES', 'CREATE_PERFORMANCE', 'UPDATE_PERFORMANCE')`,
+      [TEAM_LEAD_ROLE],
+    );
+    await client.query(
+      `update users u set role_code = $1 from department_managers m
+       join employees e on e.employee_code = m.employee_code
+       where u.user_code = e.user_code and m.department_code like $2 || '%'`,
+      [TEAM_LEAD_ROLE, TEAM_DEPARTMENT],
+    );
+    await client.query('commit');
+  } catch (err) {
+    await client.query('rollback');
+    throw err;
+  } finally {
+    client.release();
+  }
+  const rows = await pool.query<{ departmentCode: string; username: string; members: string[] }>(
+    `select m.department_code as "departmentCode", u.username,
+       array(select t.employee_code from employees t where t.department_code = m.department_code
+             order by t.id) as members
+     from department_managers m join employees e on e.employee_code = m.employee_code
+     join users u on u.user_code = e.user_code
+     where m.department_code like $1 || '%' order by m.department_code`,
+    [TEAM_DEPARTMENT],
+  );
+  return rows.rows.map((r) => ({ ...r, cookie: '' }));
+}
+
+/** Puts back what `teamsUp` changed, if anything: departments, roles, and the teams go. */
+async function teamsDown() {
+  const client = await pool.connect();
+  try {
+    const kept = await client.query(`select to_regclass('bench_team_origin') is not null as kept`);
+    if (!kept.rows[0]?.kept) return;
+    await client.query('begin');
+    await client.query(
+      'delete from sessions where user_code in (select user_code from users where role_code = $1)',
+      [TEAM_LEAD_ROLE],
+    );
+    await client.query(`update users u set role_code = o.role_code from bench_team_origin o
+      where u.user_code = o.user_code and u.role_code is distinct from o.role_code`);
+    await client.query(`alter table employees disable trigger ${MOVE_TRIGGER}`);
+    await client.query(`update employees e set department_code = o.department_code from bench_team_origin o
+      where e.employee_code = o.employee_code and e.department_code is distinct from o.department_code`);
+    await client.query(`alter table employees enable trigger ${MOVE_TRIGGER}`);
+    await client.query('delete from roles where role_code = $1', [TEAM_LEAD_ROLE]);
+    // Their managers and summaries go with them (on delete cascade).
+    await client.query(`delete from departments where department_code like $1 || '%'`, [TEAM_DEPARTMENT]);
+    await client.query('drop table bench_team_origin');
+    await client.query('commit');
+  } catch (err) {
+    await client.query('rollback');
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+interface SaveFigures {
+  saves: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+/**
+ * Every manager saves their whole team's grid for `date`, then scores for `pauseS` before saving
+ * again; their first saves are spread over one pause, so that they do not all save at once.
+ */
+async function managersSave(
+  teams: readonly Team[],
+  skills: readonly string[],
+  date: string,
+  seconds: number,
+  pauseS: number,
+) {
+  const latencies: number[] = [];
+  let errors = 0;
+  const end = performance.now() + seconds * 1000;
+  await Promise.all(
+    teams.map(async (team, t) => {
+      await sleep((t / teams.length) * pauseS * 1000);
+      for (let seed = t; performance.now() < end; seed++) {
+        if (seed > t) await sleep(pauseS * 1000);
+        if (performance.now() >= end) break;
+        const body = JSON.stringify({ performances: teamBatch(team.members, skills, date, seed) });
+        const started = performance.now();
+        try {
+          const res = await fetch(`${server.url}/api/CreateUpdatePerformances`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', cookie: team.cookie },
+            body,
+            signal: AbortSignal.timeout(60_000),
+          });
+          const text = await res.text();
+          latencies.push(performance.now() - started);
+          if (res.status !== 200) {
+            if (errors++ === 0) notes.push(`A manager's save: ${res.status} ${text.slice(0, 200)}`);
+          }
+        } catch (err) {
+          if (errors++ === 0) notes.push(`A manager's save: ${(err as Error).message}`);
+        }
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  return {
+    saves: latencies.length,
+    perSecond: latencies.length / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    errors,
+  } satisfies SaveFigures;
+}
+
+/** `count` sign-ins spread evenly over the window, each sent at its time whatever the others do. */
+async function signInWave(usernames: readonly string[], count: number, seconds: number) {
+  const latencies: number[] = [];
+  let failed = 0;
+  let lastAnswer = 0;
+  const started = performance.now();
+  await Promise.all(
+    signInSchedule(count, seconds * 1000).map(async (at, i) => {
+      await sleep(Math.max(0, at - (performance.now() - started)));
+      const sent = performance.now();
+      try {
+        const res = await fetch(`${server.url}/api/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ username: usernames[i % usernames.length], password: DEMO_PASSWORD }),
+          signal: AbortSignal.timeout(60_000),
+        });
+        const text = await res.text();
+        const signedIn = res.status === 200 && res.headers.getSetCookie().some((c) => c.startsWith('sid='));
+        latencies.push(performance.now() - sent);
+        if (!signedIn && failed++ === 0) notes.push(`A sign-in: ${res.status} ${text.slice(0, 200)}`);
+      } catch (err) {
+        if (failed++ === 0) notes.push(`A sign-in: ${(err as Error).message}`);
+      }
+      lastAnswer = Math.max(lastAnswer, performance.now() - started);
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  return {
+    succeeded: count - failed,
+    failed,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    lastAnswerS: lastAnswer / 1000,
+  };
+}
+
+/**
+ * Issue 37's Monday morning: every employee signs in (argon2id as configured) while the managers
+ * save their teams' grids. In one run: the managers' saves alone, then the same while the
+ * sign-ins are spread over the window (the save p99 may at most double, nothing may fail), then
+ * a manager's team page (about 100 rows, scoped) against the unscoped page of 100 rows.
+ */
+async function benchSignIns() {
+  const planned = Number(args.signins);
+  const windowS = Number(args.window);
+  const baselineS = Number(args.baseline);
+  const pauseS = Number(args.pause);
+  await teamsDown();
+  const { n: employeeCount } = await one<{ n: number }>('select count(*)::int as n from employees');
+  const teams = await teamsUp(teamCount(employeeCount, TEAM_SIZE));
+  try {
+    const managers = teams.slice(0, Math.max(1, Number(args.managers)));
+    console.log(
+      `\nSign-ins at scale: ${planned} sign-ins over ${windowS} s while ${managers.length} managers save ` +
+        `their teams' grids (${teams.length} teams of about ${TEAM_SIZE})`,
+    );
+    for (const m of managers) m.cookie = await signIn(m.username, DEMO_PASSWORD);
+    const skills = (
+      await pool.query<{ code: string }>('select skill_code as code from skills order by title limit 20')
+    ).rows.map((r) => r.code);
+    // A date apart from the one the save scenario takes, whose scores are put back at the end.
+    const date = new Date(Date.now() - 50 * 86_400_000).toISOString().slice(0, 10);
+    const before = new Map(
+      (
+        await pool.query<{ k: string; p: number | null }>(
+          `select p.employee_code || '/' || ps.skill_code as k, ps.points as p
+           from performances p join performance_scores ps on ps.performance_code = p.performance_code
+           where p.date = $1 and p.employee_code = any($2::text[])`,
+          [date, managers.flatMap((m) => m.members)],
+        )
+      ).rows.map((r) => [r.k, r.p]),
+    );
+    const putBack = async () => {
+      for (const m of managers) {
+        const performances = m.members.map((employeeCode) => ({
+          employeeCode,
+          date,
+          performancePerSkill: skills.map((skillCode) => {
+            const points = before.get(`${employeeCode}/${skillCode}`);
+            return { skillCode, pointsEarned: points == null ? '' : String(points), totalPoints: 10 };
+          }),
+        }));
+        const res = await fetch(`${server.url}/api/CreateUpdatePerformances`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', cookie: m.cookie },
+          body: JSON.stringify({ performances }),
+        });
+        if (res.status !== 200) {
+          notes.push(
+            `Sign-ins: ${date}'s scores could not be put back (${res.status}); its department summaries are off until bench:data runs again.`,
+          );
+        }
+      }
+    };
+    const team = `${managers.length} managers, ${Math.round(employeeCount / teams.length)} x ${skills.length} scores, saves ${pauseS} s apart`;
+    const saveReport = (scenario: string, r: SaveFigures, target = '', met?: boolean) =>
+      report(
+        {
+          scenario,
+          'req/s': r.perSecond.toFixed(1),
+          'p50 ms': ms(r.p50),
+          'p99 ms': ms(r.p99),
+          errors: String(r.errors),
+          target,
+        },
+        met,
+      );
+
+    try {
+      // Warm the JIT, the pool and the caches: a few seconds of saves, not counted.
+      await managersSave(managers, skills, date, Math.min(5, baselineS), pauseS);
+      const alone = await managersSave(managers, skills, date, baselineS, pauseS);
+      saveReport(`grid saves alone (${team})`, alone);
+      const usernames = (
+        await pool.query<{ u: string }>(
+          'select u.username as u from employees e join users u on u.user_code = e.user_code order by e.id',
+        )
+      ).rows.map((r) => r.u);
+      const [during, wave] = await Promise.all([
+        managersSave(managers, skills, date, windowS, pauseS),
+        signInWave(usernames, planned, windowS),
+      ]);
+      saveReport(
+        `grid saves during the sign-ins (${team})`,
+        during,
+        'p99 <= 2x alone',
+        during.p99 <= 2 * alone.p99 && during.errors === 0,
+      );
+      report(
+        {
+          scenario: `sign-ins, ${planned} over ${windowS} s (argon2id)`,
+          'req/s': (wave.succeeded / windowS).toFixed(1),
+          'p50 ms': ms(wave.p50),
+          'p99 ms': ms(wave.p99),
+          errors: String(wave.failed),
+          target: `all within ${windowS} s`,
+        },
+        wave.failed === 0 && wave.lastAnswerS <= windowS + 5,
+      );
+
+      // The Performance Snapshot as the grid asks for it: a manager's team (each connection one of
+      // the managers) against an all-scope user's first page of as many rows.
+      const path = `/api/GetPerformances?date=${today}&page=1&limit=100&sortField=name&sortValue=asc`;
+      const probe = async (cookie: string) => {
+        const res = await fetch(`${server.url}${path}`, { headers: { cookie } });
+        const body = (await res.json()) as { data?: unknown[]; total?: number };
+        return `${res.status}: ${body.data?.length ?? 0} rows of ${body.total ?? 0}`;
+      };
+      notes.push(
+        `Snapshot pages: a manager's ${await probe(managers[0]!.cookie)}; unscoped ${await probe(cookie)}.`,
+      );
+      let next = 0;
+      const asManagers: Partial<autocannon.Options> = {
+        requests: [
+          {
+            setupRequest: (req) => ({
+              ...req,
+              headers: { ...req.headers, cookie: managers[next++ % managers.length]!.cookie },
+            }),
+          },
+        ],
+      };
+      const uncached = await startUncachedServer();
+      const pages: Record<string, Awaited<ReturnType<typeof load>>> = {};
+      try {
+        for (const [base, kind] of [
+          [server.url, 'cached'],
+          [uncached.url, 'uncached'],
+        ] as const) {
+          pages[`unscoped ${kind}`] = await load(path, {}, base);
+          pages[`team ${kind}`] = await load(path, asManagers, base);
+        }
+      } finally {
+        await uncached.stop();
+      }
+      for (const kind of ['cached', 'uncached'] as const) {
+        const scoped = pages[`team ${kind}`]!;
+        const all = pages[`unscoped ${kind}`]!;
+        for (const [name, r] of [
+          [`GetPerformances 100 rows, unscoped, ${kind}`, all],
+          [`GetPerformances a team of ${Math.round(employeeCount / teams.length)}, scoped, ${kind}`, scoped],
+        ] as const) {
+          const isScoped = r === scoped;
+          report(
+            {
+              scenario: name,
+              'req/s': r.rps.toFixed(0),
+              'p50 ms': ms(r.p50),
+              'p99 ms': ms(r.p99),
+              errors: String(r.errors),
+              target: isScoped ? `>= unscoped (ratio ${(scoped.rps / all.rps).toFixed(2)})` : '',
+            },
+            isScoped ? scoped.rps >= PAGE_RATIO_NOISE * all.rps && r.errors === 0 : undefined,
+          );
+        }
+      }
+
+      const verdicts = signInVerdicts({
+        saveP99Alone: alone.p99,
+        saveP99During: during.p99,
+        errors: alone.errors + during.errors + wave.failed,
+        signIns: { planned, succeeded: wave.succeeded, windowS, lastAnswerS: wave.lastAnswerS },
+        scopedRps: pages['team uncached']!.rps,
+        unscopedRps: pages['unscoped uncached']!.rps,
+      });
+      console.log('\nSign-ins at scale: the targets');
+      console.table(verdicts.map((v) => ({ ...v, met: v.met ? 'yes' : 'NO' })));
+    } finally {
+      await putBack();
+    }
+  } finally {
+    await teamsDown();
+  }
 }
 
 function benchWeb() {
