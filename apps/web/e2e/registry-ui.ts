@@ -21,11 +21,23 @@ const exactly = (text: string) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\
 export const rangeLabel = (page: Page, text: string) =>
   page.locator('.MuiTablePagination-displayedRows', { hasText: exactly(text) });
 
-/** The text of one column (1-based among the data columns) on the current page. */
+/**
+ * The text of one column (1-based among the data columns) on the current page. The cells before
+ * the data hold a row's check box (when bulk actions are offered) and radio; a selected row's
+ * actions row, one cell across, is no record.
+ */
 export async function columnTexts(page: Page, column: number): Promise<string[]> {
-  return bodyRows(page)
-    .locator(`td:nth-child(${column + 1})`)
-    .allInnerTexts();
+  return bodyRows(page).evaluateAll(
+    (rows, n) =>
+      rows.flatMap((row) => {
+        const cells = [...row.querySelectorAll(':scope > td')];
+        if (cells.length === 1 && cells[0]?.hasAttribute('colspan')) return [];
+        const data = cells.filter((c) => !c.classList.contains('MuiTableCell-paddingCheckbox'));
+        const cell = data[n - 1];
+        return cell instanceof HTMLElement ? [cell.innerText] : [];
+      }),
+    column,
+  );
 }
 
 /** A call through the page's signed-in session: seeding through the real API. */
