@@ -71,6 +71,31 @@ describe('choosing several records of a list', { timeout: SCREEN_TEST_TIMEOUT },
     expect(within(dialog).getByRole('button', { name: 'Close' })).toBeTruthy();
   });
 
+  it("offers a change of the definition's reference, and only the actions the role allows", async () => {
+    const user = userEvent.setup();
+    const employee = {
+      employeeCode: 'EMP-1',
+      employeeId: 'E-1',
+      name: 'Erin Example',
+      department: { departmentCode: 'DEPARTMENT-1', name: 'Sales' },
+      joinDate: '2024-01-01',
+      user: null,
+      createdAt: '2024-01-01T00:00:00.000Z',
+      updatedAt: '2024-01-01T00:00:00.000Z',
+      version: 1,
+    };
+    renderRegistry('/registry/employees', ['VIEW_EMPLOYEES', 'UPDATE_EMPLOYEE'], {
+      GetEmployees: ok([employee], 'Employees fetched successfully', 1),
+    });
+    await user.click(await screen.findByRole('checkbox', { name: 'Choose Erin Example' }));
+    const bar = screen.getByRole('region', { name: 'Selected employees' });
+    expect(within(bar).getByText('1 selected')).toBeTruthy();
+    expect(within(bar).queryByRole('button', { name: 'Delete' })).toBeNull();
+    await user.click(within(bar).getByRole('button', { name: 'Change department' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Change the department of 1 employee' });
+    expect(within(dialog).getByRole('button', { name: 'Change 1' }).hasAttribute('disabled')).toBe(true);
+  });
+
   it('offers no check boxes to a user who may neither delete nor change several records', async () => {
     renderRegistry('/registry/genders', ['VIEW_GENDERS', 'UPDATE_GENDER'], { GetGenders: listed() });
     await screen.findByRole('cell', { name: 'Alpha' });
