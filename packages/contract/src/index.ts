@@ -9,4 +9,5 @@ export * from './resources/index.ts';
 export { lookupSchema, referenceSchema } from './resources/record-parts.ts';
 export * from './return-path.ts';
 export * from './scopes.ts';
+export * from './search.ts';
 export * from './session.ts';

@@ -6,6 +6,7 @@ import { employees$, profiles$ } from './definitions/people.ts';
 import { departments$, genders$, skills$ } from './definitions/reference.ts';
 import { pictureRoute } from './picture-route.ts';
 import { resourceRoutes } from './routes.ts';
+import { searchRoute } from './search.ts';
 import type { ServerResource } from './server-resource.ts';
 
 /** The server half of every contract resource: the type checker names a key left without one. */
@@ -33,4 +34,5 @@ export const SERVER_RESOURCES: readonly ServerResource[] = [...SERVER_RESOURCE_B
 export const registryRoutes = (): ApiRoute[] => [
   ...SERVER_RESOURCES.flatMap((res) => resourceRoutes(res, SERVER_RESOURCE_BY_KEY)),
   pictureRoute,
+  searchRoute(SERVER_RESOURCES),
 ];

@@ -190,6 +190,13 @@ export interface ServerResourceSpec<D extends AnyResourceDef, P = unknown> exten
   multipart?: boolean;
   /** Dotted paths into the record that the keyword matches: a misspelt one does not compile. */
   search: readonly RecordPath<D>[];
+  /**
+   * What the search across modules (`POST Search`) matches besides the record's code: columns of
+   * the table itself, each with a trigram index, the first of them the record's name. By default
+   * the definition's name field; an identifier people look a record up by is added here (an
+   * employee's Employee Id). Empty leaves the module out (an audit entry has no name).
+   */
+  searchFields?: readonly RecordPath<D>[];
   dependents?: Dependent[];
   /**
    * Messages for the table's unique indexes, by index name (checked against the schema in tests),
@@ -215,9 +222,18 @@ export interface ServerResourceSpec<D extends AnyResourceDef, P = unknown> exten
 export interface ServerResource<D extends AnyResourceDef = AnyResourceDef, P = unknown>
   extends Omit<
     ServerResourceSpec<D, P>,
-    'shape' | 'moreShape' | 'references' | 'hidden' | 'parentConditions' | 'search' | 'fewValues' | 'unique'
+    | 'shape'
+    | 'moreShape'
+    | 'references'
+    | 'hidden'
+    | 'parentConditions'
+    | 'search'
+    | 'searchFields'
+    | 'fewValues'
+    | 'unique'
   > {
   search: readonly string[];
+  searchFields: readonly string[];
   fewValues?: readonly string[];
   unique?: readonly { constraint: string; field: string; message: string }[];
   idColumn: AnyPgColumn;
@@ -276,6 +292,7 @@ export function defineServerResource<D extends AnyResourceDef, P = unknown>(
     updatedAtColumn: columns.updatedAt,
     versionColumn: columns.version,
     shape: spec.shape ?? deriveShape(spec),
+    searchFields: spec.searchFields ?? [def.nameField],
     joins: [
       ...references.map((r) => ({ table: r.to.table, on: eq(r.to.codeColumn, r.via), optional: r.optional })),
       ...(spec.joins ?? []),

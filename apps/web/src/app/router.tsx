@@ -36,6 +36,8 @@ const AccountPage = lazy(() => import('../account/AccountPage').then((m) => ({ d
 const TwoFactorSetupPage = lazy(() =>
   import('../account/TwoFactorSetup').then((m) => ({ default: m.TwoFactorSetupPage })),
 );
+// The search across modules, which the shell opens: its library and the definitions load with it.
+const SearchPalette = lazy(() => import('../registry/search/SearchPalette'));
 
 /** The route the registry screens are attached under once their chunk has loaded. */
 export const REGISTRY_ROUTE_ID = 'registry';
@@ -56,7 +58,7 @@ export function withRouteErrors(routes: RouteObject[]): RouteObject[] {
 export const appRoutes: RouteObject[] = [
   {
     id: 'root',
-    element: <AppShell />,
+    element: <AppShell search={SearchPalette} />,
     // An error in the shell itself: the header and footer drawn again around the error page.
     errorElement: <RouteErrorShell />,
     hydrateFallbackElement: <PageLoader />,

@@ -2,7 +2,7 @@ import Box from '@mui/material/Box';
 import Container from '@mui/material/Container';
 import LinearProgress from '@mui/material/LinearProgress';
 import { useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { type ComponentType, lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { Outlet, useLocation, useNavigate, useNavigation, useNavigationType } from 'react-router';
 import { onApiStatus } from '../api/client';
 import {
@@ -120,7 +120,10 @@ function SkipLink() {
   );
 }
 
-export function AppShell() {
+/** What the shell opens over every screen: the search across modules, loaded on first use. */
+export type SearchDialog = ComponentType<{ open: boolean; onClose: () => void }>;
+
+export function AppShell({ search: Search }: { search: SearchDialog }) {
   useForbiddenRedirect();
   useForgetDataOnSignOut();
   useScreenChrome();
@@ -131,10 +134,19 @@ export function AppShell() {
   const { isAuthenticated } = useAuth();
   const [modulesOpen, setModulesOpen] = useState(false);
   const closeModules = useCallback(() => setModulesOpen(false), []);
+  const [searchOpen, setSearchOpen] = useState(false);
+  // Mounted once asked for, then kept: its chunk is fetched no earlier, and reopening is instant.
+  const [searchAsked, setSearchAsked] = useState(false);
+  const openSearch = useCallback(() => {
+    setSearchAsked(true);
+    setSearchOpen(true);
+  }, []);
   return (
     <Box sx={{ minHeight: '100dvh', display: 'flex', flexDirection: 'column' }}>
       <SkipLink />
-      <Header actions={{ modulesOpen, onOpenModules: () => setModulesOpen(true) }} />
+      <Header
+        actions={{ modulesOpen, onOpenModules: () => setModulesOpen(true), onOpenSearch: openSearch }}
+      />
       {navigation.state === 'loading' && (
         <LinearProgress
           aria-label="Loading page"
@@ -157,6 +169,11 @@ export function AppShell() {
         </Box>
       </Box>
       <SessionRecovery />
+      {isAuthenticated && searchAsked && (
+        <Suspense fallback={null}>
+          <Search open={searchOpen} onClose={() => setSearchOpen(false)} />
+        </Suspense>
+      )}
     </Box>
   );
 }

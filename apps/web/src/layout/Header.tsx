@@ -1,8 +1,6 @@
-import AppsIcon from '@mui/icons-material/Apps';
 import CloseIcon from '@mui/icons-material/Close';
 import LogoutIcon from '@mui/icons-material/Logout';
 import MenuIcon from '@mui/icons-material/Menu';
-import SearchIcon from '@mui/icons-material/Search';
 import AppBar from '@mui/material/AppBar';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
@@ -15,7 +13,7 @@ import { useTheme } from '@mui/material/styles';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { NavLink, useLocation } from 'react-router';
 import { useAuth, useCan } from '../auth/auth';
 import { useSignOut } from '../auth/useSignOut';
@@ -36,8 +34,10 @@ export const MENU_ITEMS: readonly { label: string; to: string; permission?: stri
 const SELF_SERVICE_ORDER: readonly SelfServiceScreen[] = ['profile', 'performance'];
 
 const MENU_ID = 'primary-menu';
-/** The side navigation's drawer on phones, which the header's Modules button opens. */
-export const SIDE_NAV_DRAWER_ID = 'side-nav-drawer';
+
+// Shown to a signed-in user only: kept out of the sign-in page's bundle.
+const SearchButton = lazy(() => import('./HeaderTools').then((m) => ({ default: m.SearchButton })));
+const ModulesButton = lazy(() => import('./HeaderTools').then((m) => ({ default: m.ModulesButton })));
 
 function MenuLinks({ vertical, onNavigate }: { vertical: boolean; onNavigate: () => void }) {
   const can = useCan();
@@ -168,69 +168,11 @@ function UserBadge() {
   );
 }
 
-/** How the search is opened from the keyboard, as this platform writes it. */
-const SEARCH_SHORTCUT = /Mac|iPhone|iPad/.test(navigator.userAgent) ? '⌘K' : 'Ctrl K';
-
-/** Opens the search across modules; on wide screens it reads as a search field with its shortcut. */
-function SearchButton({ onOpen, full }: { onOpen: () => void; full: boolean }) {
-  const label = `Search records (${SEARCH_SHORTCUT})`;
-  if (!full) {
-    return (
-      <IconButton
-        aria-label="Search records"
-        aria-keyshortcuts="Control+K Meta+K"
-        title={label}
-        onClick={onOpen}
-      >
-        <SearchIcon />
-      </IconButton>
-    );
-  }
-  return (
-    <Button
-      onClick={onOpen}
-      color="inherit"
-      aria-keyshortcuts="Control+K Meta+K"
-      startIcon={<SearchIcon />}
-      sx={{
-        color: 'text.secondary',
-        border: 1,
-        borderColor: 'divider',
-        bgcolor: 'action.hover',
-        px: 1.5,
-        minWidth: 200,
-        justifyContent: 'flex-start',
-        fontWeight: 400,
-      }}
-    >
-      <Box component="span" sx={{ flex: 1, textAlign: 'left' }}>
-        Search records
-      </Box>
-      <Box
-        component="kbd"
-        aria-hidden="true"
-        sx={{
-          ml: 1.5,
-          px: 0.75,
-          border: 1,
-          borderColor: 'divider',
-          borderRadius: 0.75,
-          fontFamily: 'inherit',
-          fontSize: 12,
-          lineHeight: '20px',
-        }}
-      >
-        {SEARCH_SHORTCUT}
-      </Box>
-    </Button>
-  );
-}
-
 /** What the shell around the header opens from it: the modules drawer and the search. */
 export interface HeaderActions {
   modulesOpen: boolean;
   onOpenModules: () => void;
-  onOpenSearch?: () => void;
+  onOpenSearch: () => void;
 }
 
 export function Header({ actions }: { actions?: HeaderActions }) {
@@ -265,15 +207,9 @@ export function Header({ actions }: { actions?: HeaderActions }) {
       <Container maxWidth="xl">
         <Toolbar disableGutters sx={{ minHeight: { xs: 64 }, gap: { xs: 1, sm: 3 } }}>
           {isAuthenticated && actions && phone && (
-            <IconButton
-              edge="start"
-              aria-label="Modules"
-              aria-expanded={actions.modulesOpen}
-              aria-controls={SIDE_NAV_DRAWER_ID}
-              onClick={actions.onOpenModules}
-            >
-              <AppsIcon />
-            </IconButton>
+            <Suspense fallback={null}>
+              <ModulesButton open={actions.modulesOpen} onOpen={actions.onOpenModules} />
+            </Suspense>
           )}
           <Logo onNavigate={onNavigate} />
           {isAuthenticated && wide && (
@@ -281,7 +217,11 @@ export function Header({ actions }: { actions?: HeaderActions }) {
               <Box component="nav" aria-label="Main" sx={{ flexGrow: 1 }}>
                 <MenuLinks vertical={false} onNavigate={onNavigate} />
               </Box>
-              {actions?.onOpenSearch && <SearchButton onOpen={actions.onOpenSearch} full />}
+              {actions && (
+                <Suspense fallback={null}>
+                  <SearchButton onOpen={actions.onOpenSearch} full />
+                </Suspense>
+              )}
               <ColorModeSwitch />
               <UserBadge />
               <SignOutButton fullWidth={false} />
@@ -296,7 +236,11 @@ export function Header({ actions }: { actions?: HeaderActions }) {
           {isAuthenticated && !wide && (
             <>
               <Box sx={{ flexGrow: 1 }} />
-              {actions?.onOpenSearch && <SearchButton onOpen={actions.onOpenSearch} full={false} />}
+              {actions && (
+                <Suspense fallback={null}>
+                  <SearchButton onOpen={actions.onOpenSearch} full={false} />
+                </Suspense>
+              )}
               <ColorModeSwitch />
               <IconButton
                 edge="end"

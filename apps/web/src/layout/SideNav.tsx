@@ -20,7 +20,8 @@ import { useCan } from '../auth/auth';
 import { useVisibleModules } from '../auth/useVisibleModules';
 import { MODULE_ICONS } from '../ui/moduleIcons';
 import { visuallyHidden } from '../ui/paging';
-import { MENU_ITEMS, SIDE_NAV_DRAWER_ID } from './Header';
+import { MENU_ITEMS } from './Header';
+import { SIDE_NAV_DRAWER_ID } from './HeaderTools';
 
 export const SIDE_NAV_STORAGE_KEY = 'wfc-side-nav';
 const LIST_ID = 'side-nav-list';

@@ -35,7 +35,7 @@ function renderShell(path: string) {
     [
       {
         path: '/',
-        element: <AppShell />,
+        element: <AppShell search={() => null} />,
         errorElement: <RouteErrorShell />,
         children: withRouteErrors([
           { index: true, element: <h1>Home screen</h1> },

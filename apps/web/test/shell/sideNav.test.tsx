@@ -25,8 +25,11 @@ function desktop() {
   });
 }
 
+/** The first render waits for the navigation's own chunk, which a loaded machine transforms slowly. */
+const SLOW_CHUNK = { timeout: 15_000 };
+
 async function navLinks() {
-  const nav = await screen.findByRole('navigation', { name: 'Modules' });
+  const nav = await screen.findByRole('navigation', { name: 'Modules' }, SLOW_CHUNK);
   return within(nav)
     .getAllByRole('link')
     .map((a) => [a.textContent, a.getAttribute('href')]);
@@ -54,7 +57,7 @@ describe('side navigation', () => {
   it('marks the module of the screen shown, its records included', async () => {
     desktop();
     renderApp('/registry/city/CITY-1', { user: sessionUser(['VIEW_STATES', 'VIEW_CITIES']) });
-    const nav = await screen.findByRole('navigation', { name: 'Modules' });
+    const nav = await screen.findByRole('navigation', { name: 'Modules' }, SLOW_CHUNK);
     const current = within(nav).getByRole('link', { current: 'page' });
     expect(current.textContent).toBe('Cities');
     expect(within(nav).getByRole('link', { name: 'States' }).getAttribute('aria-current')).toBeNull();
@@ -64,7 +67,7 @@ describe('side navigation', () => {
     desktop();
     const user = userEvent.setup();
     renderApp('/', { user: sessionUser(['VIEW_GENDERS']) });
-    const collapse = await screen.findByRole('button', { name: 'Collapse navigation' });
+    const collapse = await screen.findByRole('button', { name: 'Collapse navigation' }, SLOW_CHUNK);
     expect(collapse.getAttribute('aria-expanded')).toBe('true');
     await user.click(collapse);
     expect(screen.getByRole('button', { name: 'Expand navigation' }).getAttribute('aria-expanded')).toBe(
@@ -84,7 +87,7 @@ describe('side navigation', () => {
   it('is a drawer on a phone, opened from the header and closed once a module is chosen', async () => {
     const user = userEvent.setup();
     const app = renderApp('/', { user: sessionUser(['VIEW_GENDERS', 'VIEW_CITIES']) });
-    const open = await screen.findByRole('button', { name: 'Modules' });
+    const open = await screen.findByRole('button', { name: 'Modules' }, SLOW_CHUNK);
     expect(screen.queryByRole('navigation', { name: 'Modules' })).toBeNull();
     expect(open.getAttribute('aria-expanded')).toBe('false');
     await user.click(open);

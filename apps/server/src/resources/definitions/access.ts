@@ -62,6 +62,9 @@ export const audits$ = defineServerResource({
   },
   search: ['action', 'collection', 'user.username'],
   fewValues: ['action', 'collection'],
+  // An entry is named by what was done, which a few words match in most entries: the audit log's
+  // own filters find them.
+  searchFields: [],
 });
 
 export const ROLE_MANAGER_PERMISSION = 'UPDATE_ROLE';
@@ -267,6 +270,7 @@ export const users$ = defineServerResource({
   // The linking rule is the single sign-on panel's (`GetSsoByUserCode`), not part of the record.
   hidden: [users.passwordHash, users.ssoLinking],
   search: ['username', 'email', 'role.roleName'],
+  searchFields: ['username', 'email'],
   unique: [
     { constraint: 'users_username_unique', field: 'username', message: 'This username is already taken' },
     { constraint: 'users_email_unique', field: 'email', message: 'This email is already in use' },

@@ -30,6 +30,7 @@ export const employees$ = defineServerResource({
     { to: users$, via: employees.userCode, optional: true },
   ],
   search: ['employeeId', 'name', 'department.name', 'user.username'],
+  searchFields: ['name', 'employeeId'],
   unique: [
     {
       constraint: 'employees_employee_id_unique',
@@ -78,6 +79,7 @@ export const profiles$ = defineServerResource({
     { table: profilePictures, on: eq(profilePictures.profileCode, profiles.profileCode), optional: true },
   ],
   search: ['firstName', 'lastName', 'phoneNumber', 'gender.genderName', 'user.username'],
+  searchFields: ['firstName', 'lastName'],
   unique: [
     { constraint: 'profiles_user_unique', field: 'userCode', message: 'This user already has a profile' },
   ],
