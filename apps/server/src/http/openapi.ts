@@ -65,6 +65,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Performances: 'The Performance Snapshot: daily scores per employee and skill, their averages and export',
   Health: 'Whether the server answers (live), can serve (ready: database reachable, migrations applied)',
   Operations: 'Prometheus metrics, for a scraper holding METRICS_TOKEN',
+  Search:
+    "Records of every module the caller may view, by name, code or another identifier, within the caller's reach",
 };
 
 /** The shared description of a refusal, or the route's own meaning of it. */
