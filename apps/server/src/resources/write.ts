@@ -350,7 +350,7 @@ async function eachRecord<T>(
   const more = named.length - told.length;
   throw new ApiError(
     first.error.statusCode,
-    [`${refusal.nothing}.`, ...told, ...(more > 0 ? [`And ${more} more.`] : [])].join(' '),
+    `${refusal.nothing}. ${[...told, ...(more > 0 ? [`and ${more} more`] : [])].join('; ')}`,
     named.flatMap((r) =>
       (r.error.errors?.length ? r.error.errors : [r.error]).map((e) => ({
         field: `codes.${r.index}`,
@@ -421,7 +421,7 @@ function setPath(body: Record<string, unknown>, keys: readonly string[], value: 
  * The update body that would leave the record as it stands: each field of the update form, read
  * where the record holds it (a password is never read back, so it stays unchanged).
  */
-export function unchangedBody(res: ServerResource, record: Row): Record<string, unknown> {
+function unchangedBody(res: ServerResource, record: Row): Record<string, unknown> {
   const body: Record<string, unknown> = { [res.def.code]: record[res.def.code] };
   for (const field of res.def.formFields) {
     if (field.modes && !field.modes.includes('update')) continue;

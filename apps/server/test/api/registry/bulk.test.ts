@@ -308,7 +308,7 @@ describe('Update{Plural}', () => {
     expectError(
       refused,
       403,
-      'Nothing was changed. bulk.one: You cannot assign a role with permissions you do not hold bulk.two: You cannot assign a role with permissions you do not hold',
+      'Nothing was changed. bulk.one: You cannot assign a role with permissions you do not hold; bulk.two: You cannot assign a role with permissions you do not hold',
     );
     expect(await auditsOf('UPDATE', codes)).toEqual([]);
     const res = await t.postJson('UpdateUsers', { codes, roleCode: other.roleCode }, cookie);
