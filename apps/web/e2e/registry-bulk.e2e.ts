@@ -169,6 +169,14 @@ describe.each([
     await page.getByRole('dialog', { name: 'Delete 2 employees?' }).waitFor();
     await still(page);
     await page.screenshot({ path: `${SHOTS}/employees-confirm-${width}-${scheme}.png` });
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
+    await toolbar(page, 'employees').getByRole('button', { name: 'Change department' }).click();
+    await page.getByRole('dialog', { name: 'Change the department of 2 employees' }).waitFor();
+    await page.getByLabel('New department', { exact: true }).click();
+    await page.getByRole('option', { name: 'Bulk To', exact: true }).waitFor();
+    await still(page);
+    await page.screenshot({ path: `${SHOTS}/employees-change-${width}-${scheme}.png` });
     await page.context().close();
   });
 });
