@@ -27,37 +27,32 @@ let lead: Page;
 let consoleErrors: string[];
 const codes: Record<string, string> = {};
 
+/** Support is Terry's team; Sales is not; Terry works in Office. */
+const DEPARTMENTS = { support: newCode('DEPT-'), sales: newCode('DEPT-'), office: newCode('DEPT-') };
+
 async function seed() {
   const { departments, departmentManagers, employees, skills } = schema;
-  codes.support = newCode('DEPT-');
-  codes.sales = newCode('DEPT-');
-  codes.office = newCode('DEPT-');
   await e2e.db.insert(departments).values([
-    { departmentCode: codes.support, name: 'Support' },
-    { departmentCode: codes.sales, name: 'Sales' },
-    { departmentCode: codes.office, name: 'Office' },
+    { departmentCode: DEPARTMENTS.support, name: 'Support' },
+    { departmentCode: DEPARTMENTS.sales, name: 'Sales' },
+    { departmentCode: DEPARTMENTS.office, name: 'Office' },
   ]);
   await e2e.db.insert(skills).values(SKILLS.map((title) => ({ skillCode: newCode('SKILL-'), title })));
   const people = [
-    ...TEAM.map((name) => [name, codes.support] as const),
-    [OUTSIDER, codes.sales] as const,
-    ['Terry Lead', codes.office] as const,
+    ...TEAM.map((name) => [name, DEPARTMENTS.support] as const),
+    [OUTSIDER, DEPARTMENTS.sales] as const,
+    ['Terry Lead', DEPARTMENTS.office] as const,
   ];
   await e2e.db.insert(employees).values(
     people.map(([name, departmentCode], i) => {
-      codes[name] = newCode('EMP-');
-      return {
-        employeeCode: codes[name],
-        employeeId: `TL-${100 + i}`,
-        name,
-        departmentCode,
-        joinDate: '2021-06-01',
-      };
+      const employeeCode = newCode('EMP-');
+      codes[name] = employeeCode;
+      return { employeeCode, employeeId: `TL-${100 + i}`, name, departmentCode, joinDate: '2021-06-01' };
     }),
   );
   await e2e.db
     .insert(departmentManagers)
-    .values({ departmentCode: codes.support, employeeCode: codes['Terry Lead'] ?? '' });
+    .values({ departmentCode: DEPARTMENTS.support, employeeCode: codes['Terry Lead'] ?? '' });
 }
 
 /** The role made in the role form, each of its permissions held for the team. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isoDate } from './fields.ts';
+import type { ResourceKey } from './permissions.ts';
 
 export const ROWS_PER_PAGE_OPTIONS = [10, 15, 20, 25, 30] as const;
 export const MAX_LIMIT = 100;
@@ -80,6 +81,11 @@ export interface ListFilterDef<P extends string = string> {
   match: 'contains' | 'equals' | 'from' | 'to';
   /** Values a screen offers to pick from; any value is accepted (an unknown one matches nothing). */
   choices?: readonly string[];
+  /**
+   * A reference filter (`equals` on a code): the screen offers the records of this module by
+   * name, as its form's selector does.
+   */
+  source?: ResourceKey;
 }
 
 export const FILTER_MAX_LENGTH = 100;

@@ -332,6 +332,16 @@ export const filtersMatchPattern = (
   values: Readonly<Record<string, string>>,
 ) => filters.some((f) => f.match === 'contains' && Boolean(values[f.param]));
 
+/**
+ * A reference's code (`department.departmentCode`) is compared on the record's own reference
+ * column: the count and page queries read the record's table alone, through its index.
+ */
+function ownReferenceColumn(res: ServerResource, path: string): PgColumn | undefined {
+  const [head, leaf] = path.split('.', 2);
+  if (!head || !leaf || !isCodeKey(leaf)) return undefined;
+  return getTableColumns(res.table)[leaf];
+}
+
 /** The list's filters given a value, as one condition (undefined when none is given). */
 export function filterCondition(
   res: ServerResource,
@@ -342,7 +352,7 @@ export function filterCondition(
   const parts = filters.flatMap((f) => {
     const value = given.get(f.param);
     if (value === undefined || value === '') return [];
-    const col = shapeColumn(res.shape, f.path);
+    const col = ownReferenceColumn(res, f.path) ?? shapeColumn(res.shape, f.path);
     if (!is(col, PgColumn))
       throw new Error(`${res.def.label}: filter ${f.param} names no column (${f.path})`);
     return [filterClause(col, f.match, value)];

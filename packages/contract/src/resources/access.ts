@@ -305,6 +305,7 @@ export const userResource = defineResource({
     { path: 'role.roleName', label: 'Role', sortable: true },
     ...TIMESTAMP_COLUMNS,
   ],
+  filters: [{ param: 'roleCode', label: 'Role', path: 'role.roleCode', match: 'equals', source: 'role' }],
   formFields: [
     { name: 'username', label: 'Username', kind: 'text' },
     { name: 'email', label: 'Email', kind: 'email' },

@@ -89,6 +89,15 @@ export const stateResource = defineResource({
     { path: 'country.name', label: 'Country', sortable: true },
     ...TIMESTAMP_COLUMNS,
   ],
+  filters: [
+    {
+      param: 'countryCode',
+      label: 'Country',
+      path: 'country.countryCode',
+      match: 'equals',
+      source: 'country',
+    },
+  ],
   formFields: [
     { name: 'name', label: 'Name', kind: 'text' },
     { name: 'iso', label: 'ISO', kind: 'text' },
@@ -118,6 +127,16 @@ export const cityResource = defineResource({
     { path: 'state.name', label: 'State', sortable: true },
     { path: 'country.name', label: 'Country', sortable: true },
     ...TIMESTAMP_COLUMNS,
+  ],
+  filters: [
+    {
+      param: 'countryCode',
+      label: 'Country',
+      path: 'country.countryCode',
+      match: 'equals',
+      source: 'country',
+    },
+    { param: 'stateCode', label: 'State', path: 'state.stateCode', match: 'equals', source: 'state' },
   ],
   formFields: [
     { name: 'name', label: 'Name', kind: 'text' },

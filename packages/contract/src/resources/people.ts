@@ -93,6 +93,17 @@ export const employeeResource = defineResource({
     { path: 'user.username', label: 'User', sortable: true },
     ...TIMESTAMP_COLUMNS,
   ],
+  filters: [
+    {
+      param: 'departmentCode',
+      label: 'Department',
+      path: 'department.departmentCode',
+      match: 'equals',
+      source: 'department',
+    },
+    { param: 'joinedFrom', label: 'Joined from', path: 'joinDate', match: 'from' },
+    { param: 'joinedTo', label: 'Joined to', path: 'joinDate', match: 'to' },
+  ],
   formFields: [
     { name: 'employeeId', label: 'Employee Id', kind: 'text' },
     { name: 'name', label: 'Name', kind: 'text' },
@@ -214,6 +225,9 @@ export const profileResource = defineResource({
     { path: 'phoneNumber', label: 'Phone Number', sortable: true },
     { path: 'user.username', label: 'User', sortable: true },
     ...TIMESTAMP_COLUMNS,
+  ],
+  filters: [
+    { param: 'genderCode', label: 'Gender', path: 'gender.genderCode', match: 'equals', source: 'gender' },
   ],
   moreSortFields: ['dob'],
   // The profile form is laid out by hand (picture, nested address); its selectors are declared

@@ -5,6 +5,7 @@ import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import type { ListFilterDef } from '@wfc/contract';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { ReferenceFilter } from './ReferenceFilter';
 
 interface Props {
   filters: readonly ListFilterDef[];
@@ -17,7 +18,7 @@ interface Props {
 const ANY = 'Any';
 
 /** A filter typed as free text, applied on Enter or on leaving the field. */
-const isTyped = (f: ListFilterDef) => f.match !== 'from' && f.match !== 'to' && !f.choices;
+const isTyped = (f: ListFilterDef) => f.match !== 'from' && f.match !== 'to' && !f.choices && !f.source;
 
 /** The filters' content, empty values left out, as the address carries them. */
 const filterKey = (values: Readonly<Record<string, string>>) =>
@@ -28,8 +29,9 @@ const filterKey = (values: Readonly<Record<string, string>>) =>
   );
 
 /**
- * A list's own filters beside the keyword (the audit log's user, module, action and dates). A
- * choice or a date applies at once; typed text applies on Enter, as the keyword does.
+ * A list's own filters beside the keyword (the audit log's user, module, action and dates; an
+ * employee's department and join dates). A choice, a reference or a date applies at once; typed
+ * text applies on Enter, as the keyword does.
  */
 export function ListFilters({ filters, values, onChange, choiceLabels = {} }: Props) {
   const [typed, setTyped] = useState<Record<string, string>>({ ...values });
@@ -86,6 +88,16 @@ export function ListFilters({ filters, values, onChange, choiceLabels = {} }: Pr
           size: 'small' as const,
           sx: { flex: { xs: '1 1 140px', sm: '0 1 180px' } },
         };
+        if (f.source) {
+          return (
+            <ReferenceFilter
+              key={f.param}
+              filter={f}
+              value={values[f.param] ?? ''}
+              onChange={(code) => apply(f.param, code)}
+            />
+          );
+        }
         if (f.match === 'from' || f.match === 'to') {
           return (
             <TextField

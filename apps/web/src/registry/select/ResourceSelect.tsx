@@ -35,6 +35,8 @@ interface BaseProps {
   /** Options shown but not choosable. */
   isOptionDisabled?(option: Option): boolean;
   onBlur?(): void;
+  /** As tall as a small text field (a list's filter). */
+  dense?: boolean;
 }
 
 type Props = BaseProps &
@@ -67,7 +69,7 @@ function MenuList(props: MenuListProps<Option, boolean, GroupBase<Option>>) {
  * the server's search runs; Enter never takes an option that does not match what is typed.
  */
 export function ResourceSelect(props: Props) {
-  const { inputId, label, disabled, error, help, required, isOptionDisabled, onBlur } = props;
+  const { inputId, label, disabled, error, help, required, isOptionDisabled, onBlur, dense } = props;
   const theme = useTheme();
   const [opened, setOpened] = useState(false);
   const [menuOpen, setMenuOpen] = useState(false);
@@ -87,6 +89,7 @@ export function ResourceSelect(props: Props) {
     <FormControl fullWidth variant="outlined" error={Boolean(message)}>
       <InputLabel
         shrink
+        size={dense ? 'small' : 'medium'}
         htmlFor={inputId}
         sx={{
           bgcolor: 'background.paper',
@@ -137,7 +140,7 @@ export function ResourceSelect(props: Props) {
         components={{ MenuList }}
         menuPortalTarget={typeof document === 'undefined' ? undefined : document.body}
         menuPlacement="auto"
-        styles={selectStyles(theme, Boolean(message))}
+        styles={selectStyles(theme, Boolean(message), dense)}
         theme={selectTheme(theme)}
         aria-invalid={Boolean(message)}
         aria-errormessage={message ? errorId : undefined}

@@ -3,12 +3,13 @@ import type { StylesConfig, ThemeConfig } from 'react-select';
 import type { Option } from './options';
 
 /** react-select drawn as an outlined MUI field: its border says focus and errors as MUI's does. */
-export function selectStyles(theme: Theme, invalid: boolean): StylesConfig<Option, boolean> {
+/** `dense`: as tall as a small text field, beside a list's other filters. */
+export function selectStyles(theme: Theme, invalid: boolean, dense = false): StylesConfig<Option, boolean> {
   const { palette } = theme;
   return {
     control: (base, state) => ({
       ...base,
-      minHeight: 56,
+      minHeight: dense ? 40 : 56,
       borderRadius: theme.shape.borderRadius,
       backgroundColor: 'transparent',
       borderColor: invalid
@@ -21,7 +22,7 @@ export function selectStyles(theme: Theme, invalid: boolean): StylesConfig<Optio
         : 'none',
       '&:hover': { borderColor: invalid ? palette.error.main : palette.text.primary },
     }),
-    valueContainer: (base) => ({ ...base, padding: '6px 12px' }),
+    valueContainer: (base) => ({ ...base, padding: dense ? '0 12px' : '6px 12px' }),
     singleValue: (base, state) => ({
       ...base,
       color: state.isDisabled ? palette.text.primary : base.color,
