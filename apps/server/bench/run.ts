@@ -1063,6 +1063,7 @@ async function managersSave(
 /** `count` sign-ins spread evenly over the window, each sent at its time whatever the others do. */
 async function signInWave(usernames: readonly string[], count: number, seconds: number) {
   const latencies: number[] = [];
+  const statuses = new Map<string, number>();
   let failed = 0;
   let lastAnswer = 0;
   const started = performance.now();
@@ -1080,14 +1081,17 @@ async function signInWave(usernames: readonly string[], count: number, seconds: 
         const text = await res.text();
         const signedIn = res.status === 200 && res.headers.getSetCookie().some((c) => c.startsWith('sid='));
         latencies.push(performance.now() - sent);
+        statuses.set(String(res.status), (statuses.get(String(res.status)) ?? 0) + 1);
         if (!signedIn && failed++ === 0) notes.push(`A sign-in: ${res.status} ${text.slice(0, 200)}`);
       } catch (err) {
+        statuses.set('no answer', (statuses.get('no answer') ?? 0) + 1);
         if (failed++ === 0) notes.push(`A sign-in: ${(err as Error).message}`);
       }
       lastAnswer = Math.max(lastAnswer, performance.now() - started);
     }),
   );
   latencies.sort((a, b) => a - b);
+  notes.push(`Sign-ins by status: ${JSON.stringify(Object.fromEntries(statuses))}.`);
   return {
     succeeded: count - failed,
     failed,
