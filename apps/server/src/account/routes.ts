@@ -12,7 +12,7 @@ import { clearSessionCookie, defineRoute, publicAccess, sessionAccess } from '..
 import { mfaEnabled, mfaRoutes, openChallenge } from './mfa.ts';
 import { myAccountRoutes } from './my-account.ts';
 import { oidcRoutes } from './oidc.ts';
-import { countAttempt, sessionTiming, startSession } from './sign-in.ts';
+import { answeredOrGivenBack, countAttempt, sessionTiming, startSession } from './sign-in.ts';
 import { ssoIdentityRoutes } from './sso-identities.ts';
 import { userSecurityRoutes } from './user-security.ts';
 
@@ -38,34 +38,37 @@ const signInRoutes = [
       const { db, throttlePolicy } = services;
       // Counted before the password is checked: a burst in flight cannot outrun the count.
       const attempt = await countAttempt(services, body.username, req.ip);
-      const [user] = await db
-        .select({ userCode: users.userCode, username: users.username, passwordHash: users.passwordHash })
-        .from(users)
-        .where(sql`lower(${users.username}) = lower(${body.username.trim()})`);
-      const ok = user
-        ? await verifyPassword(user.passwordHash, body.password)
-        : await burnPasswordCheck(body.password);
-      if (!user || !ok) {
-        // The attempt stays counted: that is the failure.
-        await recordAudit(db, {
-          action: 'LOGIN_FAILED',
-          collection: 'auth',
-          after: { username: body.username.slice(0, 100), ip: req.ip },
-          actor: user ? { userCode: user.userCode, username: user.username } : null,
-        });
-        services.metrics.signIn('failure');
-        throw new ApiError(401, INVALID_LOGIN);
-      }
-      const account = { userCode: user.userCode, username: user.username };
-      if (await mfaEnabled(db, user.userCode)) {
-        // The password is no failure, but no sign-in either until the second factor (VerifyMfa).
-        await giveBackAttempt(db, attempt);
-        await openChallenge(services, reply, user.userCode);
-        return { message: 'Enter the code from your authenticator app', data: { mfaRequired: true } };
-      }
-      const sessionUser = await startSession(services, req, reply, account, 'password');
-      await attemptSucceeded(db, attempt, throttlePolicy);
-      return { message: 'Logged in successfully', data: sessionUser };
+      return answeredOrGivenBack(services, attempt, async (failed) => {
+        const [user] = await db
+          .select({ userCode: users.userCode, username: users.username, passwordHash: users.passwordHash })
+          .from(users)
+          .where(sql`lower(${users.username}) = lower(${body.username.trim()})`);
+        const ok = user
+          ? await verifyPassword(user.passwordHash, body.password)
+          : await burnPasswordCheck(body.password);
+        if (!user || !ok) {
+          // The attempt stays counted: that is the failure.
+          failed();
+          await recordAudit(db, {
+            action: 'LOGIN_FAILED',
+            collection: 'auth',
+            after: { username: body.username.slice(0, 100), ip: req.ip },
+            actor: user ? { userCode: user.userCode, username: user.username } : null,
+          });
+          services.metrics.signIn('failure');
+          throw new ApiError(401, INVALID_LOGIN);
+        }
+        const account = { userCode: user.userCode, username: user.username };
+        if (await mfaEnabled(db, user.userCode)) {
+          // The password is no failure, but no sign-in either until the second factor (VerifyMfa).
+          await giveBackAttempt(db, attempt);
+          await openChallenge(services, reply, user.userCode);
+          return { message: 'Enter the code from your authenticator app', data: { mfaRequired: true } };
+        }
+        const sessionUser = await startSession(services, req, reply, account, 'password');
+        await attemptSucceeded(db, attempt, throttlePolicy);
+        return { message: 'Logged in successfully', data: sessionUser };
+      });
     },
   }),
   defineRoute({

@@ -51,6 +51,29 @@ export async function countAttempt(services: Services, username: string, ip: str
   return attempt;
 }
 
+/**
+ * Runs what follows a counted attempt. Only a wrong secret is a failure (`run` calls `failed` once
+ * it knows): an attempt the server fails to answer (the database busy or gone) is given back, so
+ * that a slow Monday morning of sign-ins through one office address does not use up its allowance.
+ */
+export async function answeredOrGivenBack<T>(
+  services: Services,
+  attempt: Attempt,
+  run: (failed: () => void) => Promise<T>,
+) {
+  let wrongSecret = false;
+  try {
+    return await run(() => {
+      wrongSecret = true;
+    });
+  } catch (err) {
+    if (!wrongSecret && !(err instanceof ApiError && err.statusCode < 500))
+      // Best effort: a database that failed the sign-in may fail this too; the window clears it.
+      await giveBackAttempt(services.db, attempt).catch(() => undefined);
+    throw err;
+  }
+}
+
 export const WRONG_CURRENT_PASSWORD = 'Current password is incorrect';
 
 /**

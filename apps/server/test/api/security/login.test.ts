@@ -207,6 +207,25 @@ describe('sign-in throttling per address', () => {
   });
 });
 
+describe('a sign-in the server fails to answer', () => {
+  it('is no failed attempt: its attempt is given back on every key', async () => {
+    const ip = '10.9.7.1';
+    // The session cannot be written: the sign-in fails after its attempt was counted.
+    await t.handle.db.execute(sql`alter table sessions rename to sessions_away`);
+    let res: LightMyRequestResponse;
+    try {
+      res = await attempt('admin', ADMIN_PASSWORD, ip);
+    } finally {
+      await t.handle.db.execute(sql`alter table sessions_away rename to sessions`);
+    }
+    expect(res.statusCode).toBe(500);
+    const keys = throttleKeys('admin', ip);
+    for (const key of [keys.address, keys.accountAtAddress, keys.account])
+      expect((await throttleRow(key)).attempts, key).toBe(0);
+    expect((await attempt('admin', ADMIN_PASSWORD, ip)).statusCode).toBe(200);
+  });
+});
+
 describe('sign-in throttling per account across addresses', () => {
   it('stops a guess spread over many addresses, while an address the user signed in from still works', async () => {
     const strict = await appWith({ LOGIN_MAX_FAILURES_PER_ACCOUNT: 6 });
