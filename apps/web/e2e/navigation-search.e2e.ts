@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPost, heading, pathOf, readValue } from './registry-ui';
-import { sharedE2E, watchConsole } from './support/e2e';
+import { describeViolations, sharedE2E, watchConsole } from './support/e2e';
 
 /**
  * The side navigation and the search across modules (Ctrl+K), in a browser. Screenshots of both,
@@ -132,6 +132,22 @@ describe('side navigation', () => {
       'page',
     );
     expect(pathOf(admin)).toBe('/registry/employees');
+  });
+
+  it('has no serious accessibility violation, the search open or not', async () => {
+    const page = await e2e.newPage({ viewport: WIDE, bypassCSP: true });
+    await e2e.login(page);
+    await page.goto('/registry/cities');
+    await heading(page, 'Cities').waitFor();
+    expect(describeViolations(await e2e.checkA11y(page)), 'side navigation').toBe('');
+    await page.getByRole('button', { name: 'Collapse navigation' }).click();
+    expect(describeViolations(await e2e.checkA11y(page)), 'narrowed').toBe('');
+    await page.getByRole('button', { name: 'Expand navigation' }).click();
+    await openPalette(page);
+    await searchField(page).fill('sintra');
+    await option(page, /Sintra/).waitFor();
+    expect(describeViolations(await e2e.checkA11y(page)), 'search').toBe('');
+    await page.context().close();
   });
 
   it('is drawn well in light and dark, wide and on a phone', async () => {

@@ -25,7 +25,7 @@ import { SIDE_NAV_DRAWER_ID } from './HeaderTools';
 
 export const SIDE_NAV_STORAGE_KEY = 'wfc-side-nav';
 const LIST_ID = 'side-nav-list';
-const WIDE = 248;
+const WIDE = 264;
 const NARROW = 64;
 
 /**

@@ -42,9 +42,12 @@ function show(value: Cell, count: boolean) {
 /** A chart's figures as a plain table: caption, column headers, one header cell per row. */
 export function DataTable({ caption, head, rows, counts = [], maxHeight }: Props) {
   return (
-    // A table that scrolls is a region the keyboard can reach and scroll.
+    // A table that scrolls is a region the keyboard can reach and scroll: every one does sideways
+    // once its panel is narrow enough (beside the side navigation, on a phone).
     <TableContainer
-      {...(maxHeight ? { tabIndex: 0, role: 'region', 'aria-label': caption } : {})}
+      tabIndex={0}
+      role="region"
+      aria-label={caption}
       sx={{ maxHeight, border: 1, borderColor: 'divider', borderRadius: 1 }}
     >
       <Table

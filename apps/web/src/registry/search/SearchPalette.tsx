@@ -167,6 +167,8 @@ export default function SearchPalette({ open, onClose }: { open: boolean; onClos
               component="kbd"
               aria-hidden="true"
               sx={{
+                // A phone has no Escape key.
+                display: { xs: 'none', sm: 'inline' },
                 px: 0.75,
                 border: 1,
                 borderColor: 'divider',
