@@ -71,6 +71,7 @@ function MenuLinks({ vertical, onNavigate }: { vertical: boolean; onNavigate: ()
             fullWidth={vertical}
             sx={(theme) => ({
               justifyContent: vertical ? 'flex-start' : 'center',
+              whiteSpace: 'nowrap',
               px: 2,
               py: 1,
               color: 'text.primary',
@@ -179,6 +180,8 @@ export function Header({ actions }: { actions?: HeaderActions }) {
   const { isAuthenticated } = useAuth();
   const theme = useTheme();
   const wide = useMediaQuery(theme.breakpoints.up('lg'), { noSsr: true });
+  // The search reads as a field only where the menu's four entries (a team lead's) leave room.
+  const roomy = useMediaQuery(theme.breakpoints.up('xl'), { noSsr: true });
   const phone = !useMediaQuery(theme.breakpoints.up('md'), { noSsr: true });
   const [open, setOpen] = useState(false);
   const location = useLocation();
@@ -205,7 +208,8 @@ export function Header({ actions }: { actions?: HeaderActions }) {
       })}
     >
       <Container maxWidth="xl">
-        <Toolbar disableGutters sx={{ minHeight: { xs: 64 }, gap: { xs: 1, sm: 3 } }}>
+        {/* On a 390 px phone the Modules, search, theme and menu buttons fit beside the logo only without gaps. */}
+        <Toolbar disableGutters sx={{ minHeight: { xs: 64 }, gap: { xs: 0, sm: 3 } }}>
           {isAuthenticated && actions && phone && (
             <Suspense fallback={null}>
               <ModulesButton open={actions.modulesOpen} onOpen={actions.onOpenModules} />
@@ -219,7 +223,7 @@ export function Header({ actions }: { actions?: HeaderActions }) {
               </Box>
               {actions && (
                 <Suspense fallback={null}>
-                  <SearchButton onOpen={actions.onOpenSearch} full />
+                  <SearchButton onOpen={actions.onOpenSearch} full={roomy} />
                 </Suspense>
               )}
               <ColorModeSwitch />
