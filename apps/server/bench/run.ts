@@ -37,7 +37,8 @@ const HELP = `npm run bench -w @wfc/server -- [options]   (DATABASE_URL names th
   --connections N     concurrent connections (BENCH_CONNECTIONS, default 50)
   --port N            port for the server under test (BENCH_PORT, default 3917)
   --only LIST         scenarios to run: lists,performances,trend,overview,save,export,sql,formulations,login,web,
-                      signins (default all but signins; sql: every list's SQL, server against pgbench now and
+                      search,signins (default all but signins; search: the search across modules against one
+                      uncached keyword page of the cities, same keywords; sql: every list's SQL, server against pgbench now and
                       before, pgbench being its old name; formulations: the candidate SQL for a keyword through
                       references; signins: below)
   --lists REGEX       with sql: only the list scenarios whose name matches (e.g. 'GetCities|selector')
@@ -60,7 +61,7 @@ const { values: args } = parseArgs({
     port: { type: 'string', default: process.env.BENCH_PORT ?? '3917' },
     only: {
       type: 'string',
-      default: 'lists,performances,trend,overview,save,export,sql,formulations,login,web',
+      default: 'lists,performances,trend,overview,save,export,sql,formulations,login,web,search',
     },
     lists: { type: 'string' },
     rounds: { type: 'string', default: process.env.BENCH_ROUNDS ?? '1' },
@@ -335,6 +336,7 @@ try {
   if (only.has('formulations')) await benchFormulations();
   if (only.has('login')) await benchLogin();
   if (only.has('signins')) await benchSignIns();
+  if (only.has('search')) await benchSearch();
   // Last: a server of its own, which keeps nothing.
   if (only.has('trend') || only.has('overview')) await benchInsights();
 } finally {
@@ -1305,4 +1307,67 @@ function benchWeb() {
     },
     met,
   );
+}
+
+/**
+ * The search across modules (`POST /api/Search`, every module the Administrator may view) against
+ * one uncached keyword page of the cities, the largest list, on the same keywords: three letters
+ * of a city's name, picked at random per request. Both on a server without its query cache.
+ */
+async function benchSearch() {
+  console.log('\nSearch across modules, uncached, against one uncached keyword page of a list');
+  const names = (
+    await pool.query<{ n: string }>(
+      'select name as n from cities where length(name) >= 5 order by id limit 2000',
+    )
+  ).rows.map((r) => r.n);
+  const keyword = () => {
+    const name = names[Math.floor(Math.random() * names.length)] ?? 'san';
+    const at = Math.floor(Math.random() * (name.length - 3));
+    return name.slice(at, at + 3);
+  };
+  const uncached = await startUncachedServer();
+  try {
+    const list = await load(
+      '/api/GetCities',
+      {
+        requests: [
+          {
+            setupRequest: (req) => ({
+              ...req,
+              path: `/api/GetCities?keyword=${encodeURIComponent(keyword())}`,
+            }),
+          },
+        ],
+      },
+      uncached.url,
+    );
+    const search = await load(
+      '/api/Search',
+      {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json' },
+        requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ keyword: keyword() }) }) }],
+      },
+      uncached.url,
+    );
+    const ratio = list.rps > 0 ? search.rps / list.rps : 0;
+    for (const [name, r] of [
+      ['GetCities?keyword=<3 letters>, uncached', list],
+      ['Search <3 letters>, uncached', search],
+    ] as const)
+      report(
+        {
+          scenario: name,
+          'req/s': r.rps.toFixed(0),
+          'p50 ms': ms(r.p50),
+          'p99 ms': ms(r.p99),
+          errors: String(r.errors),
+          target: name.startsWith('Search') ? `about the list's req/s: ${ratio.toFixed(2)}` : '',
+        },
+        name.startsWith('Search') ? r.errors === 0 && ratio >= 0.5 : undefined,
+      );
+  } finally {
+    await uncached.stop();
+  }
 }
