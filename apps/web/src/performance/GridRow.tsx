@@ -9,6 +9,7 @@ import {
   type PerformanceRow,
   type PerformanceSkillCell,
 } from '@wfc/contract';
+import { memo } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { visuallyHidden } from '../ui/paging';
 import { ConflictChoice } from './ConflictChoice';
@@ -76,7 +77,11 @@ interface RowProps extends GridState {
   measure?(el: HTMLTableRowElement | null): void;
 }
 
-export function GridRow({ row, index, measure, ...state }: RowProps) {
+/**
+ * One employee's row. Scrolling a long day draws new rows and moves the others: a row whose
+ * props did not change is not drawn again, so a scroll step costs the rows it brings in.
+ */
+export const GridRow = memo(function GridRow({ row, index, measure, ...state }: RowProps) {
   const { editing, drafts, density, widths } = state;
   const py = CELL_PADDING_Y[density][editing ? 'edit' : 'read'];
   return (
@@ -132,7 +137,7 @@ export function GridRow({ row, index, measure, ...state }: RowProps) {
       })}
     </TableRow>
   );
-}
+});
 
 /** A score being edited: its input, its error above it, and the choice when someone else changed it too. */
 function EditedScore({
