@@ -278,11 +278,34 @@ function specialCall(route: ApiRoute): (() => Promise<unknown>) | undefined {
 /** Registry writes, from each module's definition: create and update from a listed record, delete one that nothing refers to. */
 function registryCall(route: ApiRoute): (() => Promise<unknown>) | undefined {
   const def = RESOURCES.find((r) =>
-    [r.endpoints.create, r.endpoints.update, r.endpoints.delete].includes(route.path),
+    [
+      r.endpoints.create,
+      r.endpoints.update,
+      r.endpoints.delete,
+      r.endpoints.deleteMany,
+      r.endpoints.changeMany,
+    ].includes(route.path),
   );
   if (!def) return undefined;
   return async () => {
     const listed = await records(def.endpoints.list);
+    // Several at once, one record named: one refused before it writes (in use, one's own) is passed over.
+    const many = route.path === def.endpoints.deleteMany || route.path === def.endpoints.changeMany;
+    if (many) {
+      // Not while writes still work: it would take the records the other writes need.
+      if (preparing) return undefined;
+      const book = await codes();
+      const change = Object.fromEntries(def.bulkChange.map((f) => [f.name, book.get(f.name)]));
+      for (const record of listed) {
+        const body = {
+          codes: [record[def.code]],
+          ...(route.path === def.endpoints.changeMany ? change : {}),
+        };
+        const res = await send(route, { body, cookie: admin });
+        if (res.statusCode !== 409 && res.statusCode !== 403) return res;
+      }
+      return undefined;
+    }
     if (route.path === def.endpoints.delete) {
       // A record still referred to is refused (409) before anything is written: the next is tried.
       for (const record of listed) {
