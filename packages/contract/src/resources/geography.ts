@@ -74,6 +74,15 @@ const stateFields = {
 export const stateCreateSchema = z.object(stateFields);
 export const stateUpdateSchema = z.object({ stateCode: codeRef('State code'), ...stateFields });
 
+/** States and cities are both filtered by their country. */
+const BY_COUNTRY = {
+  param: 'countryCode',
+  label: 'Country',
+  path: 'country.countryCode',
+  match: 'equals',
+  source: 'country',
+} as const;
+
 export const stateResource = defineResource({
   key: 'state',
   recordSchema: stateRecordSchema,
@@ -89,15 +98,7 @@ export const stateResource = defineResource({
     { path: 'country.name', label: 'Country', sortable: true },
     ...TIMESTAMP_COLUMNS,
   ],
-  filters: [
-    {
-      param: 'countryCode',
-      label: 'Country',
-      path: 'country.countryCode',
-      match: 'equals',
-      source: 'country',
-    },
-  ],
+  filters: [BY_COUNTRY],
   formFields: [
     { name: 'name', label: 'Name', kind: 'text' },
     { name: 'iso', label: 'ISO', kind: 'text' },
@@ -129,13 +130,7 @@ export const cityResource = defineResource({
     ...TIMESTAMP_COLUMNS,
   ],
   filters: [
-    {
-      param: 'countryCode',
-      label: 'Country',
-      path: 'country.countryCode',
-      match: 'equals',
-      source: 'country',
-    },
+    BY_COUNTRY,
     { param: 'stateCode', label: 'State', path: 'state.stateCode', match: 'equals', source: 'state' },
   ],
   formFields: [
