@@ -20,6 +20,7 @@ import { versionOf } from '../conflict/conflict';
 import { recordName } from '../format';
 import { useInvalidateRegistry } from '../mutations';
 import type { RegistryRecord } from '../queries';
+import { ConfirmDeleteDialog } from '../record/ConfirmDeleteDialog';
 import type { Option } from '../select/options';
 import { ResourceSelect } from '../select/ResourceSelect';
 
@@ -174,44 +175,19 @@ function BulkDeleteDialog({ def, open, chosen, onClose, onDone }: DialogProps & 
       },
     );
   };
-  const busy = remove.isPending;
   return (
-    <Dialog
+    <ConfirmDeleteDialog
       open={open}
-      onClose={busy ? undefined : close}
-      aria-labelledby="bulk-delete-title"
-      aria-describedby="bulk-delete-text"
-      maxWidth="xs"
-      fullWidth
-    >
-      <DialogTitle id="bulk-delete-title">Delete {countOf(def, chosen.length)}?</DialogTitle>
-      <DialogContent>
-        <DialogContentText id="bulk-delete-text">
-          {`Are you sure you want to delete ${namesOf(def, chosen)}? All of them are deleted, or none. This cannot be undone.`}
-        </DialogContentText>
-        {refusal && (
-          <FailureAlert
-            title={`The ${def.plural.toLowerCase()} were not deleted`}
-            message={refusal}
-            sx={{ mt: 2 }}
-          />
-        )}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={close} disabled={busy}>
-          {refusal ? 'Close' : 'Cancel'}
-        </Button>
-        <Button
-          onClick={confirm}
-          color="error"
-          variant="contained"
-          disabled={busy}
-          startIcon={busy ? <Spinner label="Deleting" /> : undefined}
-        >
-          Delete {chosen.length}
-        </Button>
-      </DialogActions>
-    </Dialog>
+      id="bulk-delete"
+      title={`Delete ${countOf(def, chosen.length)}?`}
+      question={`Are you sure you want to delete ${namesOf(def, chosen)}? All of them are deleted, or none. This cannot be undone.`}
+      refusalTitle={`The ${def.plural.toLowerCase()} were not deleted`}
+      confirmLabel={`Delete ${chosen.length}`}
+      busy={remove.isPending}
+      refusal={refusal}
+      onCancel={close}
+      onConfirm={confirm}
+    />
   );
 }
 

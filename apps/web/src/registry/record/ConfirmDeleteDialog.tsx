@@ -9,8 +9,18 @@ import { Spinner } from '../../ui/Spinner';
 
 interface Props {
   open: boolean;
-  label: string;
-  name: string;
+  /** 'Delete gender?', 'Delete 3 employees?' */
+  title: string;
+  /** 'Are you sure you want to delete "Male"? This cannot be undone.' */
+  question: string;
+  /** What a refusal's alert is titled: 'The gender was not deleted'. */
+  refusalTitle: string;
+  /** Said under a refusal whose message does not say it already. */
+  outcome?: string;
+  /** The confirming button's text. */
+  confirmLabel?: string;
+  /** Prefix of the title's and text's ids, which name the dialog. */
+  id?: string;
   busy: boolean;
   /** Why the last try was refused ('... it is still used by 25 employees'); kept until closed or tried again. */
   refusal?: string | null;
@@ -18,29 +28,33 @@ interface Props {
   onConfirm(): void;
 }
 
-export function ConfirmDeleteDialog({ open, label, name, busy, refusal, onCancel, onConfirm }: Props) {
+/** The one confirmation of a delete, of one record or several; a refusal stays in it until closed. */
+export function ConfirmDeleteDialog({
+  open,
+  title,
+  question,
+  refusalTitle,
+  outcome,
+  confirmLabel = 'Delete',
+  id = 'confirm-delete',
+  busy,
+  refusal,
+  onCancel,
+  onConfirm,
+}: Props) {
   return (
     <Dialog
       open={open}
       onClose={busy ? undefined : onCancel}
-      aria-labelledby="confirm-delete-title"
-      aria-describedby="confirm-delete-text"
+      aria-labelledby={`${id}-title`}
+      aria-describedby={`${id}-text`}
       maxWidth="xs"
       fullWidth
     >
-      <DialogTitle id="confirm-delete-title">Delete {label.toLowerCase()}?</DialogTitle>
+      <DialogTitle id={`${id}-title`}>{title}</DialogTitle>
       <DialogContent>
-        <DialogContentText id="confirm-delete-text">
-          {`Are you sure you want to delete "${name}"? This cannot be undone.`}
-        </DialogContentText>
-        {refusal && (
-          <FailureAlert
-            title={`The ${label.toLowerCase()} was not deleted`}
-            message={refusal}
-            outcome="Nothing was deleted."
-            sx={{ mt: 2 }}
-          />
-        )}
+        <DialogContentText id={`${id}-text`}>{question}</DialogContentText>
+        {refusal && <FailureAlert title={refusalTitle} message={refusal} outcome={outcome} sx={{ mt: 2 }} />}
       </DialogContent>
       <DialogActions>
         <Button onClick={onCancel} disabled={busy}>
@@ -53,7 +67,7 @@ export function ConfirmDeleteDialog({ open, label, name, busy, refusal, onCancel
           disabled={busy}
           startIcon={busy ? <Spinner label="Deleting" /> : undefined}
         >
-          Delete
+          {confirmLabel}
         </Button>
       </DialogActions>
     </Dialog>

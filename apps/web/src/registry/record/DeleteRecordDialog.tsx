@@ -88,8 +88,10 @@ export function DeleteRecordDialog({ def, record, onClose, onDeleted }: Props) {
   return (
     <ConfirmDeleteDialog
       open={record !== null}
-      label={def.label}
-      name={name}
+      title={`Delete ${def.label.toLowerCase()}?`}
+      question={`Are you sure you want to delete "${name}"? This cannot be undone.`}
+      refusalTitle={`The ${def.label.toLowerCase()} was not deleted`}
+      outcome="Nothing was deleted."
       busy={remove.isPending}
       refusal={refusal}
       onCancel={close}
