@@ -104,6 +104,26 @@ function report(row: Omit<Row, 'met'>, met: boolean | undefined) {
   );
 }
 
+/** A load scenario's row: its rate, latencies and errors as `load` measured them. */
+function reportLoad(
+  scenario: string,
+  r: { rps: number; p50: number; p99: number; errors: number },
+  target: string,
+  met: boolean | undefined,
+) {
+  report(
+    {
+      scenario,
+      'req/s': r.rps.toFixed(0),
+      'p50 ms': ms(r.p50),
+      'p99 ms': ms(r.p99),
+      errors: String(r.errors),
+      target,
+    },
+    met,
+  );
+}
+
 const state = await benchDatabaseState(args.database, false);
 if (state !== 'ours') {
   throw new Error(`No benchmark data in ${args.database}: run \`npm run bench:data\` first`);
@@ -290,15 +310,10 @@ async function benchLists(base: string, cached: boolean) {
   for (const l of LISTS) {
     const r = await load(listPath(l), {}, base);
     (cached ? serverRps : uncachedRps).set(l.name, r.rps);
-    report(
-      {
-        scenario: cached ? l.name : `${l.name}, uncached`,
-        'req/s': r.rps.toFixed(0),
-        'p50 ms': ms(r.p50),
-        'p99 ms': ms(r.p99),
-        errors: String(r.errors),
-        target: !l.p99 ? '' : l.p99 === 50 ? 'p99<50, >=1000/s' : `p99<${l.p99}`,
-      },
+    reportLoad(
+      cached ? l.name : `${l.name}, uncached`,
+      r,
+      !l.p99 ? '' : l.p99 === 50 ? 'p99<50, >=1000/s' : `p99<${l.p99}`,
       l.p99 ? r.done > 0 && r.p99 < l.p99 && (l.p99 !== 50 || r.rps >= 1000) && r.errors === 0 : undefined,
     );
   }
@@ -440,17 +455,7 @@ async function benchInsights() {
   const pick = <T>(list: readonly T[]) => list[Math.floor(Math.random() * list.length)]!;
   const uncached = await startUncachedServer();
   const scenario = (name: string, r: Awaited<ReturnType<typeof load>>, p99: number) =>
-    report(
-      {
-        scenario: name,
-        'req/s': r.rps.toFixed(0),
-        'p50 ms': ms(r.p50),
-        'p99 ms': ms(r.p99),
-        errors: String(r.errors),
-        target: `p99<${p99}`,
-      },
-      r.done > 0 && r.p99 < p99 && r.errors === 0,
-    );
+    reportLoad(name, r, `p99<${p99}`, r.done > 0 && r.p99 < p99 && r.errors === 0);
   try {
     if (only.has('trend')) {
       const trend = await load(
@@ -879,17 +884,7 @@ async function benchLogin() {
     body: JSON.stringify({ username: user.username, password: DEMO_PASSWORD }),
   });
   const bound = Math.min(os.cpus().length, 4) * (1000 / verifyMs);
-  report(
-    {
-      scenario: 'sign-in',
-      'req/s': r.rps.toFixed(0),
-      'p50 ms': ms(r.p50),
-      'p99 ms': ms(r.p99),
-      errors: String(r.errors),
-      target: `argon2id bound ~${bound.toFixed(0)}/s`,
-    },
-    undefined,
-  );
+  reportLoad('sign-in', r, `argon2id bound ~${bound.toFixed(0)}/s`, undefined);
   notes.push(
     `Sign-in: one argon2id verify takes ${verifyMs.toFixed(0)} ms on one core here (19 MiB, t=2), so ${os.cpus().length} cores allow about ${bound.toFixed(0)} sign-ins/s at best.`,
   );
@@ -1250,15 +1245,10 @@ async function benchSignIns() {
           [`GetPerformances a team of ${Math.round(employeeCount / teams.length)}, scoped, ${kind}`, scoped],
         ] as const) {
           const isScoped = r === scoped;
-          report(
-            {
-              scenario: name,
-              'req/s': r.rps.toFixed(0),
-              'p50 ms': ms(r.p50),
-              'p99 ms': ms(r.p99),
-              errors: String(r.errors),
-              target: isScoped ? `>= unscoped (ratio ${(scoped.rps / all.rps).toFixed(2)})` : '',
-            },
+          reportLoad(
+            name,
+            r,
+            isScoped ? `>= unscoped (ratio ${(scoped.rps / all.rps).toFixed(2)})` : '',
             isScoped ? scoped.rps >= PAGE_RATIO_NOISE * all.rps && r.errors === 0 : undefined,
           );
         }
@@ -1356,15 +1346,10 @@ async function benchSearch() {
       ['GetCities?keyword=<3 letters>, uncached', list],
       ['Search <3 letters>, uncached', search],
     ] as const)
-      report(
-        {
-          scenario: name,
-          'req/s': r.rps.toFixed(0),
-          'p50 ms': ms(r.p50),
-          'p99 ms': ms(r.p99),
-          errors: String(r.errors),
-          target: name.startsWith('Search') ? `about the list's req/s: ${ratio.toFixed(2)}` : '',
-        },
+      reportLoad(
+        name,
+        r,
+        name.startsWith('Search') ? `about the list's req/s: ${ratio.toFixed(2)}` : '',
         name.startsWith('Search') ? r.errors === 0 && ratio >= 0.5 : undefined,
       );
   } finally {
