@@ -4,6 +4,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import { useEffect } from 'react';
+import { KeyCap } from '../ui/KeyCap';
 
 /** The side navigation's drawer on phones, which the header's Modules button opens. */
 export const SIDE_NAV_DRAWER_ID = 'side-nav-drawer';
@@ -76,22 +77,7 @@ export function SearchButton({ onOpen, full }: { onOpen: () => void; full: boole
       <Box component="span" sx={{ flex: 1, textAlign: 'left' }}>
         Search records
       </Box>
-      <Box
-        component="kbd"
-        aria-hidden="true"
-        sx={{
-          ml: 1.5,
-          px: 0.75,
-          border: 1,
-          borderColor: 'divider',
-          borderRadius: 0.75,
-          fontFamily: 'inherit',
-          fontSize: 12,
-          lineHeight: '20px',
-        }}
-      >
-        {SEARCH_SHORTCUT}
-      </Box>
+      <KeyCap sx={{ ml: 1.5, lineHeight: '20px' }}>{SEARCH_SHORTCUT}</KeyCap>
     </Button>
   );
 }

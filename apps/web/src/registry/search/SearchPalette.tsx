@@ -11,6 +11,7 @@ import { useNavigate } from 'react-router';
 import { api, errorMessage } from '../../api/client';
 import { queryKeys } from '../../api/queryKeys';
 import { useVisibleModules } from '../../auth/useVisibleModules';
+import { KeyCap } from '../../ui/KeyCap';
 import { MODULE_ICONS } from '../../ui/moduleIcons';
 import { viewPath } from '../paths';
 
@@ -163,23 +164,8 @@ export default function SearchPalette({ open, onClose }: { open: boolean; onClos
               placeholder="Search by name, code or Employee Id"
               aria-label="Search records"
             />
-            <Box
-              component="kbd"
-              aria-hidden="true"
-              sx={{
-                // A phone has no Escape key.
-                display: { xs: 'none', sm: 'inline' },
-                px: 0.75,
-                border: 1,
-                borderColor: 'divider',
-                borderRadius: 0.75,
-                fontFamily: 'inherit',
-                fontSize: 12,
-                color: 'text.secondary',
-              }}
-            >
-              Esc
-            </Box>
+            {/* A phone has no Escape key. */}
+            <KeyCap sx={{ display: { xs: 'none', sm: 'inline' }, color: 'text.secondary' }}>Esc</KeyCap>
           </Box>
           <Box sx={{ height: 2 }}>
             {answer.isFetching && <LinearProgress aria-label="Searching" sx={{ height: 2 }} />}
