@@ -1,8 +1,22 @@
 import { defineConfig } from 'vitest/config';
 
+/** Measured at company volume in a real browser; slow, so run on its own (`npm run test:scale`). */
+const scale = {
+  test: {
+    name: 'scale',
+    include: ['apps/web/e2e/scale/**/*.scale.ts'],
+    environment: 'node',
+    globalSetup: ['apps/server/test/support/migrated-database.ts'],
+    testTimeout: 600_000,
+    hookTimeout: 300_000,
+    expect: { poll: { timeout: 30_000 } },
+  },
+};
+
 /**
  * Projects: `unit` (pure functions), `api` (HTTP against a real database: PGlite, or PostgreSQL
- * when DATABASE_URL is set), `web` (components in jsdom) and `e2e` (a real browser).
+ * when DATABASE_URL is set), `web` (components in jsdom), `e2e` (a real browser) and `scale` (a browser at company volume, run
+ * on its own).
  */
 export default defineConfig({
   test: {
@@ -71,6 +85,8 @@ export default defineConfig({
           maxWorkers: 2,
         },
       },
+      // Only when asked for: minutes of seeding and scrolling, with figures rather than verdicts.
+      ...(process.env.WFC_SCALE ? [scale] : []),
     ],
   },
 });

@@ -12,7 +12,7 @@ import { skillColumnWidth } from './columns';
 import { GridRow, type GridState } from './GridRow';
 import { HeaderRow } from './HeaderRow';
 import type { GridQuery } from './query';
-import { AVERAGE_WIDTH, NAME_WIDTH, NAME_WIDTH_PHONE } from './tableStyles';
+import { AVERAGE_WIDTH, NAME_WIDTH, NAME_WIDTH_PHONE, scoreInputsSx } from './tableStyles';
 import { type RowWindow, useRowWindow } from './useRowWindow';
 
 export const EMPTY_TABLE_TEXT = 'No data added yet (or) No data matching the current filter';
@@ -133,7 +133,7 @@ export function PerformanceTable({ rows, skills, query, onSort, revealRow, activ
           size="small"
           stickyHeader
           aria-label="Performance snapshot"
-          sx={{ borderCollapse: 'separate' }}
+          sx={[{ borderCollapse: 'separate' }, scoreInputsSx]}
         >
           <TableHead ref={win.headRef}>
             <HeaderRow skills={skills} widths={widths} query={query} onSort={onSort} />

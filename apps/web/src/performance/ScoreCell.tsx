@@ -1,6 +1,6 @@
-import Box from '@mui/material/Box';
 import { type ClipboardEvent, type KeyboardEvent, memo, useRef } from 'react';
 import type { CellPos, MoveKey } from './grid';
+import { SCORE_INPUT_CLASS } from './tableStyles';
 
 export interface ScoreCellHandlers {
   onInput(pos: CellPos, text: string): void;
@@ -100,9 +100,9 @@ export const ScoreCell = memo(function ScoreCell({
     handlers.onPaste(pos, e.clipboardData.getData('text/plain'));
   };
   return (
-    <Box
-      component="input"
-      ref={(el: HTMLInputElement | null) => handlers.register(pos, el)}
+    <input
+      ref={(el) => handlers.register(pos, el)}
+      className={SCORE_INPUT_CLASS}
       type="text"
       inputMode="numeric"
       autoComplete="off"
@@ -111,6 +111,9 @@ export const ScoreCell = memo(function ScoreCell({
       aria-describedby={describedBy}
       data-row={row}
       data-col={col}
+      data-changed={changed || undefined}
+      data-conflict={conflict || undefined}
+      data-dense={dense || undefined}
       value={value}
       disabled={disabled}
       onChange={(e) => handlers.onInput(pos, e.currentTarget.value)}
@@ -124,33 +127,6 @@ export const ScoreCell = memo(function ScoreCell({
       onMouseDown={() => {
         fresh.current = true;
       }}
-      sx={(theme) => ({
-        width: '100%',
-        minWidth: 0,
-        boxSizing: 'border-box',
-        px: 1.25,
-        py: dense ? 0.25 : 0.75,
-        font: 'inherit',
-        textAlign: 'center',
-        color: 'text.primary',
-        bgcolor: changed && !conflict ? theme.alpha(theme.vars.palette.brand.main, 0.1) : 'background.paper',
-        border: conflict ? 2 : 1,
-        borderColor: invalid
-          ? 'error.main'
-          : conflict
-            ? 'warning.dark'
-            : changed
-              ? theme.alpha(theme.vars.palette.brand.main, 0.6)
-              : 'divider',
-        borderRadius: 1,
-        transition: 'border-color 120ms, box-shadow 120ms',
-        '&:hover:not(:disabled)': {
-          borderColor: invalid ? 'error.main' : conflict ? 'warning.dark' : 'text.secondary',
-        },
-        // The app-wide focus ring marks the cell; the border only keeps its colour meaning.
-        '&:focus': { borderColor: invalid ? 'error.main' : conflict ? 'warning.dark' : 'brand.main' },
-        '&:disabled': { color: 'text.disabled', bgcolor: 'action.hover' },
-      })}
     />
   );
 });

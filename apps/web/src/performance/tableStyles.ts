@@ -92,3 +92,44 @@ export const averageSx = {
   // Opaque, so the skills scrolling underneath the frozen averages do not show through.
   bgcolor: 'background.tint',
 } as const;
+
+/**
+ * The score inputs: styled once on the table, with their states as attributes, rather than each
+ * input computing its own styles. A scroll step draws a few rows of twenty inputs each; styling
+ * each one separately was most of the script that step ran.
+ */
+export const SCORE_INPUT_CLASS = 'wfc-score-input';
+
+const brandTint = (theme: Theme, opacity: number) => theme.alpha(theme.vars.palette.brand.main, opacity);
+
+export const scoreInputsSx = (theme: Theme) => {
+  const p = theme.vars.palette;
+  return {
+    [`& .${SCORE_INPUT_CLASS}`]: {
+      width: '100%',
+      minWidth: 0,
+      boxSizing: 'border-box',
+      padding: theme.spacing(0.75, 1.25),
+      font: 'inherit',
+      textAlign: 'center',
+      color: p.text.primary,
+      backgroundColor: p.background.paper,
+      border: `1px solid ${p.divider}`,
+      borderRadius: theme.shape.borderRadius,
+      transition: 'border-color 120ms, box-shadow 120ms',
+      '&[data-dense]': { paddingTop: theme.spacing(0.25), paddingBottom: theme.spacing(0.25) },
+      '&[data-changed]': { backgroundColor: brandTint(theme, 0.1), borderColor: brandTint(theme, 0.6) },
+      '&:hover:not(:disabled)': { borderColor: p.text.secondary },
+      // The app-wide focus ring marks the cell; the border only keeps its colour meaning.
+      '&:focus': { borderColor: p.brand.main },
+      '&[data-conflict]': { backgroundColor: p.background.paper, borderWidth: 2 },
+      '&[data-conflict], &[data-conflict]:hover:not(:disabled), &[data-conflict]:focus': {
+        borderColor: p.warning.dark,
+      },
+      '&[aria-invalid], &[aria-invalid]:hover:not(:disabled), &[aria-invalid]:focus': {
+        borderColor: p.error.main,
+      },
+      '&:disabled': { color: p.text.disabled, backgroundColor: p.action.hover },
+    },
+  } as const;
+};

@@ -49,9 +49,16 @@ export function useRowWindow({
 }): RowWindow {
   const headRef = useRef<HTMLTableSectionElement>(null);
   const [headHeight, setHeadHeight] = useState(0);
+  // Observed rather than read on every render: a read after each scroll step's new rows made the
+  // browser lay the table out again in the middle of the step.
   useLayoutEffect(() => {
-    setHeadHeight(headRef.current?.offsetHeight ?? 0);
-  });
+    const head = headRef.current;
+    if (!head) return;
+    setHeadHeight(head.offsetHeight);
+    const observer = new ResizeObserver(() => setHeadHeight(head.offsetHeight));
+    observer.observe(head);
+    return () => observer.disconnect();
+  }, []);
   const estimate = ROW_HEIGHT[density][virtual ? 'edit' : 'read'];
   const virtualizer = useVirtualizer({
     count: virtual ? count : 0,
