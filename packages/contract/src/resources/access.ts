@@ -12,7 +12,14 @@ import {
 import { ALL_PERMISSION_NAMES } from '../permissions.ts';
 import { permissionScopeSchema, permissionScopesSchema } from '../scopes.ts';
 import { defineResource, selectField, TIMESTAMP_COLUMNS } from './define.ts';
-import { nullableText, referenceSchema, text, timestamp, versioned } from './record-parts.ts';
+import {
+  nullableText,
+  referenceSchema,
+  text,
+  timestamp,
+  versioned,
+  versionedNotPersonal,
+} from './record-parts.ts';
 
 export const permissionRefSchema = referenceSchema('permissionCode', 'permissionName');
 
@@ -323,4 +330,14 @@ export const userResource = defineResource({
     }),
   ],
   bulkChange: ['roleCode'],
+  personal: {
+    owner: 'userCode',
+    fields: {
+      userCode: false,
+      username: 'name',
+      email: 'detail',
+      role: false,
+      ...versionedNotPersonal,
+    },
+  },
 });

@@ -158,6 +158,21 @@ export interface ResourceEndpoints {
   changeMany?: string;
 }
 
+/**
+ * How a field of a record about a person counts under the personal-data rules (docs/privacy.md):
+ * `name` identifies the person and shows wherever the record does (a name, a username, an
+ * employee id); `detail` is personal beyond that (a birth date, an address, an email) and is for
+ * those who need to know it; `false` is not personal (codes, references to other records, times).
+ */
+export type PersonalKind = 'name' | 'detail' | false;
+
+/** A record about one person: who it is about, and how each of its fields counts. */
+export interface PersonalDataDef {
+  /** The path to the code of the user the record is about (null where it has none). */
+  owner: string;
+  fields: Readonly<Record<string, PersonalKind>>;
+}
+
 export interface ResourcePermissions {
   view: PermissionName;
   create?: PermissionName;
@@ -205,6 +220,8 @@ export interface ResourceDef<
    * at once (an employee's department), each with its delegation as the form has it.
    */
   bulkChange: readonly FormFieldDef[];
+  /** Set on records about a person; absent on the rest. */
+  personal?: PersonalDataDef;
   messages: ResourceMessages;
 }
 
@@ -293,6 +310,14 @@ export interface ResourceSpec<C extends z.ZodType, U extends z.ZodType, R extend
   exportColumns?: readonly ColumnDef<RecordPath<R>>[];
   /** Selectors of the update form that the list may set on several records at once (`Update{Plural}`). */
   bulkChange?: readonly NoInfer<BodyPathOf<U>>[];
+  /**
+   * A record about a person says how every one of its fields counts: the type asks for each key of
+   * the record, so a field added later cannot be left out of the personal-data rules.
+   */
+  personal?: {
+    owner: RecordPath<R>;
+    fields: { readonly [K in keyof z.output<R>]-?: PersonalKind };
+  };
   messages?: Partial<ResourceMessages>;
 }
 

@@ -18,7 +18,7 @@ import {
   TIMESTAMP_COLUMNS,
 } from './define.ts';
 import { cityResource, countryResource, stateResource } from './geography.ts';
-import { nullableText, referenceSchema, text, versioned } from './record-parts.ts';
+import { nullableText, referenceSchema, text, versioned, versionedNotPersonal } from './record-parts.ts';
 import { departmentResource, genderResource } from './reference.ts';
 
 export const employeeRecordSchema = z.strictObject({
@@ -112,6 +112,18 @@ export const employeeResource = defineResource({
     selectField(userResource),
   ],
   bulkChange: ['departmentCode'],
+  personal: {
+    owner: 'user.userCode',
+    fields: {
+      employeeCode: false,
+      employeeId: 'name',
+      name: 'name',
+      department: false,
+      joinDate: 'detail',
+      user: false,
+      ...versionedNotPersonal,
+    },
+  },
 });
 
 /** A selector of the profile's address, which nests its references under `address`. */
@@ -239,4 +251,21 @@ export const profileResource = defineResource({
     addressSelect(stateResource, { dependsOn: cascadeFrom(stateResource, 'country', 'address.countryCode') }),
     addressSelect(cityResource, { dependsOn: cascadeFrom(cityResource, 'state', 'address.stateCode') }),
   ],
+  personal: {
+    owner: 'user.userCode',
+    fields: {
+      profileCode: false,
+      firstName: 'name',
+      lastName: 'name',
+      profilePicture: 'detail',
+      dob: 'detail',
+      gender: 'detail',
+      phoneNumber: 'detail',
+      address: 'detail',
+      social: 'detail',
+      notification: 'detail',
+      user: false,
+      ...versionedNotPersonal,
+    },
+  },
 });

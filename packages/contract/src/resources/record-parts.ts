@@ -13,6 +13,8 @@ export const timestamp = z.iso.datetime({ offset: true });
 export const timestamps = { createdAt: timestamp, updatedAt: timestamp };
 /** What every editable record carries: its times and its version (1, then one more per update). */
 export const versioned = { ...timestamps, version: z.number().int().min(1) };
+/** `versioned`'s fields as the personal-data rules count them: none is about the person. */
+export const versionedNotPersonal = { createdAt: false, updatedAt: false, version: false } as const;
 
 /**
  * How a record names another one: `{departmentCode, name}`. The keys are the referenced
