@@ -7,6 +7,7 @@ export * from './permissions.ts';
 export * from './query.ts';
 export * from './resources/index.ts';
 export { lookupSchema, referenceSchema } from './resources/record-parts.ts';
+export * from './restore.ts';
 export * from './return-path.ts';
 export * from './scopes.ts';
 export * from './search.ts';

@@ -91,6 +91,10 @@ function jsonSchema(schema: z.core.$ZodType, io: 'input' | 'output'): Record<str
   if (io === 'output' && schema instanceof z.ZodArray) {
     return { type: 'array', items: jsonSchema(schema.element, io) };
   }
+  // Restoring a version answers the record of whichever module the entry names: one of theirs.
+  if (io === 'output' && schema instanceof z.ZodUnion) {
+    return { anyOf: schema.options.map((option) => jsonSchema(option, io)) };
+  }
   const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io, unrepresentable: 'any' });
   return json;
 }

@@ -5,6 +5,7 @@ import { cities$, countries$, states$ } from './definitions/geography.ts';
 import { employees$, profiles$ } from './definitions/people.ts';
 import { departments$, genders$, skills$ } from './definitions/reference.ts';
 import { pictureRoute } from './picture-route.ts';
+import { restoreRoute } from './restore.ts';
 import { resourceRoutes } from './routes.ts';
 import { searchRoute } from './search.ts';
 import type { ServerResource } from './server-resource.ts';
@@ -35,4 +36,5 @@ export const registryRoutes = (): ApiRoute[] => [
   ...SERVER_RESOURCES.flatMap((res) => resourceRoutes(res, SERVER_RESOURCE_BY_KEY)),
   pictureRoute,
   searchRoute(SERVER_RESOURCES),
+  restoreRoute(SERVER_RESOURCES),
 ];

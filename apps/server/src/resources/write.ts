@@ -221,7 +221,7 @@ async function updateIn<D extends AnyResourceDef>(
   ctx: SessionContext,
   tx: Executor,
   reached: Reached,
-  target: { code: string; version: number | undefined; prepared?: unknown },
+  target: { code: string; version: number | undefined; prepared?: unknown; notes?: Row },
   inputFor: (before: Row) => Promise<InputOf<D>>,
 ) {
   const { code, version } = target;
@@ -242,28 +242,33 @@ async function updateIn<D extends AnyResourceDef>(
   // Moving a record out of reach (an employee to another team) is changing it beyond reach.
   await assertWithinReach(tx, res, code, reached.where, 'change');
   const after = await fetchOne(tx, res, code);
-  const notes = res.auditNotes?.(input);
+  const notes = { ...res.auditNotes?.(input), ...target.notes };
   await recordAudit(tx, {
     action: 'UPDATE',
     collection: res.def.listSegment,
     recordCode: code,
     before,
-    after: notes ? { ...after, ...notes } : after,
+    after: Object.keys(notes).length ? { ...after, ...notes } : after,
     actor: ctx.actor,
   });
   return after;
 }
 
+/**
+ * `Update{Label}`, and any write that is an update of the record in every respect (restoring an
+ * audited version). `notes` are facts the audit entry adds to its `after` (`auditNotes`).
+ */
 export async function updateRecord<D extends AnyResourceDef>(
   res: ServerResource<D>,
   ctx: SessionContext<InputOf<D> & Versioned>,
+  notes?: Row,
 ) {
   const code = codeIn(res, ctx.body);
   const prepared = await res.prepare?.(ctx.body, uploadOf(ctx), 'update');
   const reached = writeReach(res, ctx, res.def.permissions.update);
   const asked: Versioned = ctx.body;
   return ctx.services.db.transaction(async (tx) => {
-    const target = { code, version: asked.version, prepared };
+    const target = { code, version: asked.version, prepared, notes };
     const after = await updateIn(res, ctx, tx, reached, target, async () => ctx.body);
     return { message: res.def.messages.updated, data: after };
   });
@@ -418,10 +423,11 @@ function setPath(body: Record<string, unknown>, keys: readonly string[], value: 
 }
 
 /**
- * The update body that would leave the record as it stands: each field of the update form, read
- * where the record holds it (a password is never read back, so it stays unchanged).
+ * The update body that gives a record the values `record` holds: each field of the update form,
+ * read where the record holds it (a password is never read back, so it stays unchanged). Of the
+ * record as it stands, it changes nothing; of an audit entry's `before`, it restores that version.
  */
-function unchangedBody(res: ServerResource, record: Row): Record<string, unknown> {
+export function updateBodyOf(res: ServerResource, record: Row): Record<string, unknown> {
   const body: Record<string, unknown> = { [res.def.code]: record[res.def.code] };
   for (const field of res.def.formFields) {
     if (field.modes && !field.modes.includes('update')) continue;
@@ -452,7 +458,7 @@ export async function changeRecords<D extends AnyResourceDef>(
     await checkRefs(res, tx, change);
     const data = await eachRecord(tx, res, ctx.body, refusal, (code, version) =>
       updateIn(res, ctx, tx, reached, { code, version }, async (before) => {
-        const parsed = schema.safeParse({ ...unchangedBody(res, before), ...change });
+        const parsed = schema.safeParse({ ...updateBodyOf(res, before), ...change });
         if (!parsed.success) throw badRequest('Invalid input', zodFieldErrors(parsed.error));
         return parsed.data;
       }),

@@ -10,8 +10,9 @@ import {
   auditValue,
   moduleLabel,
 } from '../../src/registry/audit/auditText';
+import { restoreOffered } from '../../src/registry/audit/RestoreVersion';
 import { formatDate, formatDateTime } from '../../src/ui/dates';
-import { ok, renderRegistry, resetScreensAfterEach, SCREEN_TEST_TIMEOUT } from './harness';
+import { ok, renderRegistry, reply, resetScreensAfterEach, SCREEN_TEST_TIMEOUT } from './harness';
 import { findLoadedScreen } from './loaded';
 
 const UPDATE = {
@@ -203,5 +204,99 @@ describe('View Audit Log', { timeout: SCREEN_TEST_TIMEOUT }, () => {
     });
     expect(await screen.findByText('No record data was kept for this entry.')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'History of this record' })).toBeNull();
+  });
+});
+
+describe('restoring a version', () => {
+  it('is offered for an update that kept its old values, of a restorable module, to whoever may update it', () => {
+    const gender = RESOURCE_BY_KEY.gender;
+    expect(restoreOffered(UPDATE, gender, true)).toBe(true);
+    expect(restoreOffered(UPDATE, gender, false)).toBe(false);
+    expect(restoreOffered({ ...UPDATE, action: 'CREATE', before: null }, gender, true)).toBe(false);
+    expect(restoreOffered({ ...UPDATE, before: null }, gender, true)).toBe(false);
+    expect(restoreOffered({ ...UPDATE, recordCode: null }, gender, true)).toBe(false);
+    // A profile's form is laid out by hand around its picture: its updates are not restored.
+    expect(restoreOffered(UPDATE, RESOURCE_BY_KEY.profile, true)).toBe(false);
+  });
+});
+
+const CURRENT = {
+  genderCode: 'GENDER-1',
+  genderName: 'Female',
+  createdAt: UPDATE.createdAt,
+  updatedAt: UPDATE.createdAt,
+  version: 2,
+};
+const GENDER_EDITOR = ['VIEW_AUDITS', 'VIEW_GENDERS', 'UPDATE_GENDER'];
+
+describe('Restore this version', { timeout: SCREEN_TEST_TIMEOUT }, () => {
+  it('asks, restores on the version the record has now, and shows the record', async () => {
+    const user = userEvent.setup();
+    const api = renderRegistry('/registry/audit-log/AUDIT-1', GENDER_EDITOR, {
+      GetAuditByCode: ok(UPDATE),
+      GetAudits: deletions(0),
+      GetGenderByCode: ok(CURRENT),
+      RestoreVersion: ok({ ...CURRENT, genderName: 'Femal', version: 3 }, 'Gender updated successfully'),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Restore this version' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Restore this version?' });
+    expect(dialog.textContent).toContain(
+      'The gender "Female" gets back the values it had before this change.',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Restore' }));
+    await waitFor(() => expect(api.router.state.location.pathname).toBe('/registry/gender/GENDER-1'));
+    expect(api.lastCallTo('RestoreVersion')?.body).toEqual({ auditCode: 'AUDIT-1', version: '2' });
+    expect(await screen.findByText('Gender updated successfully')).toBeTruthy();
+  });
+
+  it('keeps a stale version’s refusal in the dialog, and restores over the change when asked again', async () => {
+    const user = userEvent.setup();
+    let version = 2;
+    const api = renderRegistry('/registry/audit-log/AUDIT-1', GENDER_EDITOR, {
+      GetAuditByCode: ok(UPDATE),
+      GetAudits: deletions(0),
+      GetGenderByCode: reply(() => ok({ ...CURRENT, version })),
+      RestoreVersion: reply((call) => {
+        if (call.body.version === '3')
+          return ok({ ...CURRENT, genderName: 'Femal', version: 4 }, 'Gender updated successfully');
+        version = 3;
+        return {
+          statusCode: 409,
+          message: 'This gender was changed by jdoe at 2026-01-02 10:11:12 UTC since you opened it',
+          data: { ...CURRENT, genderName: 'Woman', version: 3 },
+        };
+      }),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Restore this version' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Restore this version?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Restore' }));
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert.textContent).toBe(
+      'The gender was not restoredThis gender was changed by jdoe at 2026-01-02 10:11:12 UTC since you opened it. Nothing was restored. Restore again to put this version over their change.',
+    );
+    expect(api.router.state.location.pathname).toBe('/registry/audit-log/AUDIT-1');
+    // The record is read again: the next try names the version it now has.
+    await waitFor(() => expect(api.callsTo('GetGenderByCode').length).toBeGreaterThan(1));
+    await user.click(within(dialog).getByRole('button', { name: 'Restore' }));
+    await waitFor(() => expect(api.router.state.location.pathname).toBe('/registry/gender/GENDER-1'));
+    expect(api.callsTo('RestoreVersion').map((c) => c.body.version)).toEqual(['2', '3']);
+  });
+
+  it('is not offered without the module’s update permission', async () => {
+    renderRegistry('/registry/audit-log/AUDIT-1', ['VIEW_AUDITS', 'VIEW_GENDERS'], {
+      GetAuditByCode: ok(UPDATE),
+      GetAudits: deletions(0),
+    });
+    expect(await screen.findByRole('button', { name: 'View Gender' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Restore this version' })).toBeNull();
+  });
+
+  it('is not offered for a record deleted since', async () => {
+    renderRegistry('/registry/audit-log/AUDIT-1', GENDER_EDITOR, {
+      GetAuditByCode: ok(UPDATE),
+      GetAudits: deletions(1),
+    });
+    expect(await screen.findByText('This gender has been deleted.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Restore this version' })).toBeNull();
   });
 });

@@ -2,6 +2,7 @@ import {
   AUDIT_MODULES,
   filterRangeErrors,
   RESOURCES,
+  RESTORE_VERSION_ENDPOINT,
   type ResourceDef,
   SEARCH_ENDPOINT,
 } from '@wfc/contract';
@@ -97,9 +98,11 @@ describe.each(RESOURCES.map((def) => [def.label, def] as const))('%s', (_label, 
 
 describe('the route table', () => {
   it('has no registry route that no definition names', () => {
-    // The search across modules is built from every definition, not named by one.
+    // The search across modules and the restoring of an audited version are built from every
+    // definition, not named by one.
     const named = new Set([
       SEARCH_ENDPOINT,
+      RESTORE_VERSION_ENDPOINT,
       ...RESOURCES.flatMap((def) => [
         ...Object.values(def.endpoints),
         ...def.listedBy.map((l) => l.endpoint),

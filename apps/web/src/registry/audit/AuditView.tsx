@@ -26,6 +26,7 @@ import { formTitle, type RecordFormProps, RecordScreen } from '../record/RecordS
 import { useRecordPermissions } from '../useRecordPermissions';
 import { auditDiff, type DiffRow } from './auditDiff';
 import { actionLabel, auditHeadline, auditRecordLabel, auditTarget, moduleLabel } from './auditText';
+import { type RestorableEntry, RestoreVersion, restoreOffered } from './RestoreVersion';
 
 const AUDIT = RESOURCE_BY_KEY.audit;
 
@@ -88,7 +89,7 @@ function AuditEntry({ def, mode, record: entry, back }: RecordFormProps<typeof A
             </Box>
           ))}
         </Box>
-        {target && recordCode && <RecordLink def={target} code={recordCode} />}
+        {entry && target && recordCode && <RecordLink def={target} code={recordCode} entry={entry} />}
         <Typography component="h2" variant="h6" sx={{ mt: 3, mb: 1 }}>
           Changes
         </Typography>
@@ -104,12 +105,18 @@ function AuditEntry({ def, mode, record: entry, back }: RecordFormProps<typeof A
   );
 }
 
+interface RecordLinkProps {
+  def: ResourceDef;
+  code: string;
+  entry: RestorableEntry;
+}
+
 /**
- * A way to the record the entry is about, while it exists and the user may view it, and to its
- * whole history. Whether it still exists is read from the log itself (a DELETE entry), so a
- * deleted record costs no failed request.
+ * A way to the record the entry is about, while it exists and the user may view it, to its whole
+ * history, and, for an update, back to the values it replaced. Whether the record still exists is
+ * read from the log itself (a DELETE entry), so a deleted record costs no failed request.
  */
-function RecordLink({ def, code }: { def: ResourceDef; code: string }) {
+function RecordLink({ def, code, entry }: RecordLinkProps) {
   const allowed = useRecordPermissions(def);
   const go = useNavigateWithBack();
   return (
@@ -118,19 +125,34 @@ function RecordLink({ def, code }: { def: ResourceDef; code: string }) {
       <Button startIcon={<HistoryIcon />} onClick={() => go(historyPath(def, code))}>
         History of this record
       </Button>
+      {restoreOffered(entry, def, allowed.update) && (
+        <RestoreWhileExists def={def} code={code} entry={entry} />
+      )}
     </Box>
   );
 }
 
-/** View {Label} while the record exists; that it was deleted otherwise. */
-function RecordState({ def, code }: { def: ResourceDef; code: string }) {
-  const go = useNavigateWithBack();
+/** How many DELETE entries the record has (0 or 1); undefined until known. */
+function useDeletions(def: ResourceDef, code: string): number | undefined {
   const deletions = useListQuery(RESOURCE_BY_KEY.audit, {
     ...DEFAULT_TABLE_QUERY,
     limit: 1,
     filters: { collection: def.listSegment, recordCode: code, action: 'DELETE' },
   });
-  const total = deletions.data?.total;
+  return deletions.data?.total;
+}
+
+/** A deleted record has nothing to restore to: the offer waits until the log says it exists. */
+function RestoreWhileExists({ def, code, entry }: RecordLinkProps) {
+  return useDeletions(def, code) === 0 ? (
+    <RestoreVersion def={def} auditCode={entry.auditCode} code={code} />
+  ) : null;
+}
+
+/** View {Label} while the record exists; that it was deleted otherwise. */
+function RecordState({ def, code }: { def: ResourceDef; code: string }) {
+  const go = useNavigateWithBack();
+  const total = useDeletions(def, code);
   if (total === undefined) return null;
   return total === 0 ? (
     <Button variant="outlined" startIcon={<OpenInNewIcon />} onClick={() => go(viewPath(def, code))}>

@@ -19,6 +19,12 @@ interface Props {
   outcome?: string;
   /** The confirming button's text. */
   confirmLabel?: string;
+  /** A delete is confirmed in red; a write that can be taken back (a restore) is not. */
+  confirmColor?: 'error' | 'primary';
+  /** What the confirming button's spinner says while the write runs. */
+  busyLabel?: string;
+  /** False while what the write needs is not there yet (the record it is based on). */
+  ready?: boolean;
   /** Prefix of the title's and text's ids, which name the dialog. */
   id?: string;
   busy: boolean;
@@ -28,7 +34,10 @@ interface Props {
   onConfirm(): void;
 }
 
-/** The one confirmation of a delete, of one record or several; a refusal stays in it until closed. */
+/**
+ * The one confirmation of a delete, of one record or several, and of a restored version; a
+ * refusal stays in it until closed.
+ */
 export function ConfirmDeleteDialog({
   open,
   title,
@@ -36,6 +45,9 @@ export function ConfirmDeleteDialog({
   refusalTitle,
   outcome,
   confirmLabel = 'Delete',
+  confirmColor = 'error',
+  busyLabel = 'Deleting',
+  ready = true,
   id = 'confirm-delete',
   busy,
   refusal,
@@ -62,10 +74,10 @@ export function ConfirmDeleteDialog({
         </Button>
         <Button
           onClick={onConfirm}
-          color="error"
+          color={confirmColor}
           variant="contained"
-          disabled={busy}
-          startIcon={busy ? <Spinner label="Deleting" /> : undefined}
+          disabled={busy || !ready}
+          startIcon={busy ? <Spinner label={busyLabel} /> : undefined}
         >
           {confirmLabel}
         </Button>
