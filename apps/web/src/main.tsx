@@ -1,4 +1,3 @@
-import './app/zodConfig';
 import 'react-toastify/ReactToastify.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';

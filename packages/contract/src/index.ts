@@ -4,6 +4,7 @@ export * from './fields.ts';
 export * from './performance.ts';
 export * from './performance-insights.ts';
 export * from './permissions.ts';
+export * from './personal-data.ts';
 export * from './query.ts';
 export * from './resources/index.ts';
 export { lookupSchema, referenceSchema } from './resources/record-parts.ts';
