@@ -27,6 +27,7 @@ import { operationsRoutes } from './operations/routes.ts';
 import { registerStartingGate } from './operations/starting.ts';
 import { DEFAULT_WEB_DIST } from './paths.ts';
 import { performanceRoutes } from './performance/routes.ts';
+import { personalDataRoutes } from './personal-data/routes.ts';
 import { registryRoutes } from './resources/index.ts';
 import type { Services } from './services.ts';
 
@@ -35,6 +36,7 @@ export const allRoutes = (): ApiRoute[] => [
   ...authRoutes,
   ...registryRoutes(),
   ...performanceRoutes,
+  ...personalDataRoutes,
   ...operationsRoutes,
 ];
 

@@ -41,7 +41,8 @@ export type PermissionName =
   | 'VIEW_AUDITS'
   | 'VIEW_PERFORMANCES'
   | 'CREATE_PERFORMANCE'
-  | 'UPDATE_PERFORMANCE';
+  | 'UPDATE_PERFORMANCE'
+  | 'EXPORT_PERSONAL_DATA';
 
 export interface PermissionSeed {
   name: PermissionName;
@@ -69,6 +70,7 @@ export const PERMISSION_CATALOGUE: readonly PermissionSeed[] = [
   { name: 'VIEW_PERFORMANCES', description: 'View the performance snapshot' },
   { name: 'CREATE_PERFORMANCE', description: 'Record performance scores' },
   { name: 'UPDATE_PERFORMANCE', description: 'Change performance scores' },
+  { name: 'EXPORT_PERSONAL_DATA', description: 'Export personal data' },
 ];
 
 export const ALL_PERMISSION_NAMES: readonly PermissionName[] = PERMISSION_CATALOGUE.map((p) => p.name);

@@ -129,6 +129,9 @@ function successSchema(r: ApiRoute) {
 function successContent(r: ApiRoute) {
   if (r.produces === 'text/csv') return { 'text/csv': { schema: { type: 'string' } } };
   if (r.produces === 'text/plain') return { 'text/plain': { schema: { type: 'string' } } };
+  if (r.produces === 'application/zip') {
+    return { 'application/zip': { schema: { type: 'string', format: 'binary' } } };
+  }
   if (r.produces === 'image/*') {
     return Object.fromEntries(
       ['image/webp', 'image/jpeg', 'image/png'].map((t) => [

@@ -107,7 +107,7 @@ export interface ApiRoute<
   /** The sort fields a list accepts besides `_id`, for the description. */
   sortFields?: readonly string[];
   /** A success that is not the JSON envelope: a file download, an image or metrics. */
-  produces?: 'text/csv' | 'image/*' | 'text/plain';
+  produces?: 'text/csv' | 'image/*' | 'text/plain' | 'application/zip';
   /**
    * Refusals this route gives besides those its declaration implies, or with a meaning of its
    * own, for the API description: status and what it means here.

@@ -14,8 +14,15 @@ import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 export type StoredKind = 'personal' | 'secret' | 'link' | false;
 
 export interface PersonalTable {
-  /** How a row reaches its person: through a user, an employee, a profile or a day's scores. */
-  about: 'user' | 'employee' | 'profile' | 'performance';
+  /** What the rows are, as the access request's summary heads them. */
+  label: string;
+  /**
+   * What the `link` column holds: a user's, an employee's or a profile's code, an employee's row
+   * id, a day of scores' code, or a sign-in throttle key naming the account (docs/security.md).
+   */
+  about: 'user' | 'employee' | 'employee row' | 'profile' | 'performance' | 'account';
+  /** A column naming a record by its code: the row is also about the person when it names one of theirs. */
+  records?: string;
   columns: Readonly<Record<string, StoredKind>>;
 }
 
@@ -23,6 +30,7 @@ const times = { created_at: false, updated_at: false, version: false } as const;
 
 export const PERSONAL_TABLES: Readonly<Record<string, PersonalTable>> = {
   users: {
+    label: 'User account',
     about: 'user',
     columns: {
       id: false,
@@ -36,6 +44,7 @@ export const PERSONAL_TABLES: Readonly<Record<string, PersonalTable>> = {
     },
   },
   profiles: {
+    label: 'Profile',
     about: 'user',
     columns: {
       id: false,
@@ -64,6 +73,7 @@ export const PERSONAL_TABLES: Readonly<Record<string, PersonalTable>> = {
     },
   },
   profile_pictures: {
+    label: 'Profile picture',
     about: 'profile',
     columns: {
       profile_code: 'link',
@@ -76,8 +86,11 @@ export const PERSONAL_TABLES: Readonly<Record<string, PersonalTable>> = {
       updated_at: false,
     },
   },
+  // An employee may have no user: then its own code is what names the person.
   employees: {
+    label: 'Employee records',
     about: 'user',
+    records: 'employee_code',
     columns: {
       id: false,
       employee_code: false,
@@ -90,10 +103,12 @@ export const PERSONAL_TABLES: Readonly<Record<string, PersonalTable>> = {
     },
   },
   department_managers: {
+    label: 'Departments managed',
     about: 'employee',
     columns: { department_code: 'personal', employee_code: 'link' },
   },
   sessions: {
+    label: 'Sessions',
     about: 'user',
     columns: {
       id_hash: 'secret',
@@ -107,11 +122,17 @@ export const PERSONAL_TABLES: Readonly<Record<string, PersonalTable>> = {
     },
   },
   mfa_challenges: {
+    label: 'Two-factor sign-ins under way',
     about: 'user',
     columns: { id_hash: 'secret', user_code: 'link', created_at: false, expires_at: false },
   },
-  mfa_recovery_codes: { about: 'user', columns: { user_code: 'link', code_hash: 'secret' } },
+  mfa_recovery_codes: {
+    label: 'Two-factor recovery codes',
+    about: 'user',
+    columns: { user_code: 'link', code_hash: 'secret' },
+  },
   user_mfa: {
+    label: 'Two-factor sign-in',
     about: 'user',
     columns: {
       user_code: 'link',
@@ -122,6 +143,7 @@ export const PERSONAL_TABLES: Readonly<Record<string, PersonalTable>> = {
     },
   },
   sso_identities: {
+    label: 'Single sign-on accounts',
     about: 'user',
     columns: {
       issuer: 'personal',
@@ -135,7 +157,9 @@ export const PERSONAL_TABLES: Readonly<Record<string, PersonalTable>> = {
   // Who acted is linked by code without a foreign key, so that the trail outlives the user; the
   // entries about a person's records hold their values in `before`, `after` and `changes`.
   audits: {
+    label: 'Audit log entries by or about the person',
     about: 'user',
+    records: 'record_code',
     columns: {
       id: false,
       audit_code: false,
@@ -153,7 +177,8 @@ export const PERSONAL_TABLES: Readonly<Record<string, PersonalTable>> = {
   },
   // Keys name a username and an address tried at sign-in (docs/security.md).
   login_throttle: {
-    about: 'user',
+    label: 'Sign-in attempts',
+    about: 'account',
     columns: {
       key: 'link',
       max_attempts: false,
@@ -165,6 +190,7 @@ export const PERSONAL_TABLES: Readonly<Record<string, PersonalTable>> = {
     },
   },
   performances: {
+    label: 'Performance days',
     about: 'employee',
     columns: {
       id: false,
@@ -178,10 +204,12 @@ export const PERSONAL_TABLES: Readonly<Record<string, PersonalTable>> = {
     },
   },
   performance_scores: {
+    label: 'Performance scores',
     about: 'performance',
     columns: { performance_code: 'link', skill_code: 'personal', points: 'personal' },
   },
   performance_months: {
+    label: 'Monthly averages',
     about: 'employee',
     columns: {
       employee_code: 'link',
@@ -193,11 +221,13 @@ export const PERSONAL_TABLES: Readonly<Record<string, PersonalTable>> = {
     },
   },
   performance_month_days: {
+    label: 'Days scored per month',
     about: 'employee',
     columns: { employee_code: 'link', month: 'personal', days: 'personal' },
   },
   performance_skill_months: {
-    about: 'employee',
+    label: 'Monthly skill totals',
+    about: 'employee row',
     columns: {
       employee_id: 'link',
       month: 'personal',
@@ -207,6 +237,7 @@ export const PERSONAL_TABLES: Readonly<Record<string, PersonalTable>> = {
     },
   },
   performance_bucket_changes: {
+    label: 'Score band changes',
     about: 'employee',
     columns: { employee_code: 'link', date: 'personal', bucket: 'personal', previous: 'personal' },
   },
@@ -251,9 +282,8 @@ export function catalogueGaps(
     if (aboutPeople.has(c.name)) {
       for (const col of columns) if (!entry || !(col in entry.columns)) gaps.push(`${c.name}.${col}`);
     }
-    for (const col of Object.keys(entry?.columns ?? {})) {
-      if (!columns.includes(col)) gaps.push(`${c.name}.${col}`);
-    }
+    const named = [...Object.keys(entry?.columns ?? {}), ...(entry?.records ? [entry.records] : [])];
+    for (const col of named) if (!columns.includes(col)) gaps.push(`${c.name}.${col}`);
   }
   const names = new Set(configs.map((c) => c.name));
   for (const name of Object.keys(catalogue)) if (!names.has(name)) gaps.push(name);

@@ -1,4 +1,5 @@
 import ComputerIcon from '@mui/icons-material/Computer';
+import FolderZipIcon from '@mui/icons-material/FolderZipOutlined';
 import KeyIcon from '@mui/icons-material/Key';
 import PhonelinkLockIcon from '@mui/icons-material/PhonelinkLock';
 import Alert from '@mui/material/Alert';
@@ -19,6 +20,7 @@ import { type MySessionRecord, passwordRule } from '@wfc/contract';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { errorMessage } from '../api/client';
+import { downloadFile } from '../api/download';
 import { failureOf } from '../api/retry';
 import { useAuth } from '../auth/auth';
 import { softShadow } from '../theme';
@@ -327,7 +329,42 @@ function EndOthersButton() {
   );
 }
 
-/** My account: the signed-in user's password, second factor and sessions. */
+/**
+ * The person's own access request: a ZIP of everything the console holds about them. A failure
+ * stays on the card until they try again.
+ */
+function YourData() {
+  const [busy, setBusy] = useState(false);
+  const [failed, setFailed] = useState<string | null>(null);
+  const download = async () => {
+    setBusy(true);
+    setFailed(null);
+    const outcome = await downloadFile('ExportMyPersonalData', {}, DOWNLOAD_FALLBACK, {});
+    setBusy(false);
+    if (!outcome.ok) setFailed(outcome.message);
+  };
+  return (
+    <Box sx={{ display: 'grid', gap: 2, justifyItems: 'start' }}>
+      {failed && (
+        <Alert severity="error" sx={{ justifySelf: 'stretch' }}>
+          {failed}. Nothing was downloaded; try again.
+        </Alert>
+      )}
+      <Button
+        variant="outlined"
+        startIcon={<FolderZipIcon />}
+        disabled={busy}
+        onClick={() => void download()}
+      >
+        {busy ? 'Preparing your data...' : 'Download my data'}
+      </Button>
+    </Box>
+  );
+}
+
+const DOWNLOAD_FALLBACK = { filename: 'personal-data.zip', failed: 'Your data could not be downloaded' };
+
+/** My account: the signed-in user's password, second factor, sessions and their data. */
 export function AccountPage() {
   const { user } = useAuth();
   return (
@@ -361,6 +398,13 @@ export function AccountPage() {
         >
           <Divider sx={{ mb: 0.5 }} />
           <Sessions />
+        </Section>
+        <Section
+          icon={<FolderZipIcon />}
+          title="Your data"
+          subtitle="Everything the console holds about you, in one ZIP file: your account, profile and picture, employee record, scores, sessions, sign-ins and the audit entries by or about you, as data and as a page to read."
+        >
+          <YourData />
         </Section>
       </Box>
     </Box>

@@ -17,10 +17,22 @@ export async function downloadFile(
   endpoint: string,
   query: Query,
   fallback: { filename: string; failed: string },
+  /** Sent as a form, as the API client sends a POST: for a download that the server records. */
+  body?: Record<string, string>,
 ): Promise<DownloadOutcome> {
   let res: Response;
   try {
-    res = await fetch(apiUrl(endpoint, query), { credentials: 'include' });
+    res = await fetch(
+      apiUrl(endpoint, query),
+      body
+        ? {
+            credentials: 'include',
+            method: 'POST',
+            headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+            body: new URLSearchParams(body),
+          }
+        : { credentials: 'include' },
+    );
   } catch {
     return { ok: false, status: 0, message: 'Network error: the server could not be reached' };
   }

@@ -109,6 +109,7 @@ export const AUDIT_ACTIONS = [
   'SSO_LINKING_CHANGED',
   'ACCESS_DENIED',
   'UNAUTHENTICATED',
+  'PERSONAL_DATA_EXPORTED',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

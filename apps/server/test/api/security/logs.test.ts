@@ -254,6 +254,15 @@ function specialCall(route: ApiRoute): (() => Promise<unknown>) | undefined {
     EndMyOtherSessions: () => send(route, { cookie: admin }),
     EndUserSessions: () => send(route, { body: { userCode: mfaUser.userCode }, cookie: admin }),
     ResetUserMfa: () => send(route, { body: { userCode: mfaUser.userCode }, cookie: admin }),
+    // One of its three codes, not all: the schema takes exactly one.
+    ExportPersonalData: () => send(route, { body: { userCode: mfaUser.userCode }, cookie: admin }),
+    // An update the log recorded, and the record's version now: the restore is that update undone.
+    RestoreVersion: async () => {
+      const updates = await t.get('GetAudits', admin, { action: 'UPDATE', collection: 'genders', limit: 1 });
+      const [entry] = updates.json().data as { auditCode: string; recordCode: string }[];
+      const gender = (await t.post('GetGenderByCode', { genderCode: entry?.recordCode }, admin)).json().data;
+      return send(route, { body: { auditCode: entry?.auditCode, version: gender?.version }, cookie: admin });
+    },
     'oidc/callback': () => send(route, { query: sso.search, cookie: sso.pending }),
     CreateUpdatePerformances: async () => {
       const [employee] = await records('GetEmployees');

@@ -43,7 +43,7 @@ describe('the personal-data catalogue', () => {
     const catalogue = {
       ...PERSONAL_TABLES,
       sessions: { ...sessions, columns: { ...sessions.columns, device: 'personal' as const } },
-      payslips: { about: 'employee' as const, columns: {} },
+      payslips: { label: 'Payslips', about: 'employee' as const, columns: {} },
     };
     expect(catalogueGaps(schema, catalogue)).toEqual(['sessions.device', 'payslips']);
   });

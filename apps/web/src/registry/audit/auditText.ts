@@ -45,6 +45,7 @@ const ACTIONS: Readonly<Record<AuditAction, string>> = {
   SSO_LINKING_CHANGED: 'Single sign-on linking changed',
   ACCESS_DENIED: 'Access denied',
   UNAUTHENTICATED: 'Not signed in',
+  PERSONAL_DATA_EXPORTED: 'Personal data exported',
 };
 const ACTION_LABELS: ReadonlyMap<string, string> = new Map(Object.entries(ACTIONS));
 

@@ -8,6 +8,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useCan } from '../../auth/auth';
 import { type BackTarget, editPath, historyPath, subListPath, useNavigateWithBack } from '../paths';
+import { ExportPersonalDataButton } from '../personal-data/ExportPersonalDataButton';
 import type { RegistryRecord } from '../queries';
 import { useResourceExtension } from '../resourceExtension';
 import { useRecordPermissions } from '../useRecordPermissions';
@@ -66,6 +67,7 @@ export function ViewActions({ def, code, record, back }: Props) {
   return (
     <>
       <RecordLinks def={def} code={code} />
+      <ExportPersonalDataButton def={def} code={code} />
       {can('VIEW_AUDITS') && (
         <Button startIcon={<HistoryIcon />} onClick={() => go(historyPath(def, code))}>
           History

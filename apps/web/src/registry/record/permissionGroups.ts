@@ -18,12 +18,16 @@ export interface PermissionGroup {
 
 export const OTHER_MODULE = 'Other';
 
-/** The performance permissions govern the one section that is not a registry module. */
-const PERFORMANCE_MODULE = 'Performance Snapshot';
+/** The sections that are not registry modules, by the ends of their permissions' names. */
+const SECTIONS: readonly { module: string; suffixes: readonly string[] }[] = [
+  { module: 'Performance Snapshot', suffixes: ['_PERFORMANCE', '_PERFORMANCES'] },
+  { module: 'Personal data', suffixes: ['_PERSONAL_DATA'] },
+];
 
 const moduleOf = (name: string): string =>
   RESOURCES.find((r) => Object.values(r.permissions).includes(name))?.plural ??
-  (name.endsWith('_PERFORMANCE') || name.endsWith('_PERFORMANCES') ? PERFORMANCE_MODULE : OTHER_MODULE);
+  SECTIONS.find((s) => s.suffixes.some((end) => name.endsWith(end)))?.module ??
+  OTHER_MODULE;
 
 const catalogueIndex = (name: string) => {
   const i = (ALL_PERMISSION_NAMES as readonly string[]).indexOf(name);

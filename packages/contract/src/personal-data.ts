@@ -1,0 +1,37 @@
+import { z } from 'zod';
+
+/*
+ * A person's access request (docs/privacy.md): everything the console holds about them, as one
+ * ZIP of a machine-readable JSON, a readable summary and their picture files.
+ */
+
+const code = (label: string) =>
+  z.string().trim().min(1, `${label} is required`).max(64, `${label} is not a valid code`).optional();
+
+/**
+ * Whose data, by the code of any record about them that has personal fields (`personal` in its
+ * definition): a user, their profile, or an employee (a person without a user is their employee
+ * record alone). The view of each such record offers the export with its own code.
+ */
+export const exportPersonalDataSchema = z
+  .strictObject({
+    userCode: code('User code'),
+    profileCode: code('Profile code'),
+    employeeCode: code('Employee code'),
+  })
+  .refine((b) => [b.userCode, b.profileCode, b.employeeCode].filter((c) => c !== undefined).length === 1, {
+    message: 'Give one of userCode, profileCode or employeeCode',
+  });
+
+export type ExportPersonalDataBody = z.output<typeof exportPersonalDataSchema>;
+
+/** The files of the ZIP: the data, the summary, and each picture under this folder. */
+export const PERSONAL_DATA_FILES = {
+  data: 'personal-data.json',
+  summary: 'summary.html',
+  pictures: 'pictures/',
+} as const;
+
+/** `personal-data-USER-3F2A-2026-11-27.zip`: whose and when, for the person's own records. */
+export const personalDataFileName = (personCode: string, day: string) =>
+  `personal-data-${personCode}-${day}.zip`;
