@@ -3,7 +3,7 @@ import Box from '@mui/material/Box';
 import FormHelperText from '@mui/material/FormHelperText';
 import Typography from '@mui/material/Typography';
 import { PICTURE_SIZE_MESSAGE, PICTURE_TYPE_MESSAGE, PROFILE_PICTURE_MAX_BYTES } from '@wfc/contract';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { ErrorCode, type FileRejection, useDropzone } from 'react-dropzone';
 import { REQUIRED_MARK } from '../record/fields/required';
 
@@ -44,18 +44,19 @@ interface Props {
   required?: boolean;
 }
 
-/** An object URL for the picture, released when the picture changes or the screen closes. */
+/**
+ * An object URL for the picture, released when the picture changes or the screen closes. Made
+ * while rendering and released only after the next picture's URL is on screen: released first, the
+ * image still showing it could be asked for a URL that no longer exists.
+ */
 export function usePreview(file: File | null): string | null {
-  const [url, setUrl] = useState<string | null>(null);
-  useEffect(() => {
-    if (!file) {
-      setUrl(null);
-      return;
-    }
-    const next = URL.createObjectURL(file);
-    setUrl(next);
-    return () => URL.revokeObjectURL(next);
-  }, [file]);
+  const url = useMemo(() => (file ? URL.createObjectURL(file) : null), [file]);
+  useEffect(
+    () => () => {
+      if (url) URL.revokeObjectURL(url);
+    },
+    [url],
+  );
   return url;
 }
 
