@@ -42,7 +42,8 @@ export type PermissionName =
   | 'VIEW_PERFORMANCES'
   | 'CREATE_PERFORMANCE'
   | 'UPDATE_PERFORMANCE'
-  | 'EXPORT_PERSONAL_DATA';
+  | 'EXPORT_PERSONAL_DATA'
+  | 'ERASE_PERSONAL_DATA';
 
 export interface PermissionSeed {
   name: PermissionName;
@@ -71,6 +72,7 @@ export const PERMISSION_CATALOGUE: readonly PermissionSeed[] = [
   { name: 'CREATE_PERFORMANCE', description: 'Record performance scores' },
   { name: 'UPDATE_PERFORMANCE', description: 'Change performance scores' },
   { name: 'EXPORT_PERSONAL_DATA', description: 'Export personal data' },
+  { name: 'ERASE_PERSONAL_DATA', description: 'Erase personal data' },
 ];
 
 export const ALL_PERMISSION_NAMES: readonly PermissionName[] = PERMISSION_CATALOGUE.map((p) => p.name);

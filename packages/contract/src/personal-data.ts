@@ -25,6 +25,38 @@ export const exportPersonalDataSchema = z
 
 export type ExportPersonalDataBody = z.output<typeof exportPersonalDataSchema>;
 
+/**
+ * An erasure: whom (as for an export) and the actor's own password again. The screen also asks for
+ * the person's name to be typed; the password is what the server checks.
+ */
+export const erasePersonalDataSchema = z
+  .strictObject({
+    userCode: code('User code'),
+    profileCode: code('Profile code'),
+    employeeCode: code('Employee code'),
+    currentPassword: z
+      .string({ error: 'Current password is required' })
+      .min(1, 'Current password is required')
+      .max(1024),
+  })
+  .refine((b) => [b.userCode, b.profileCode, b.employeeCode].filter((c) => c !== undefined).length === 1, {
+    message: 'Give one of userCode, profileCode or employeeCode',
+  });
+
+export type ErasePersonalDataBody = z.output<typeof erasePersonalDataSchema>;
+
+/** What an erased value reads as in the audit log: the entry stays, the value does not. */
+export const ERASED = '[erased]';
+
+/** The name an employee record kept for team statistics carries after its person is erased. */
+export const erasedEmployeeName = (n: number) => `Erased employee ${n}`;
+
+export const ERASURE_MESSAGES = {
+  done: 'Personal data erased',
+  onlyAdministrator: 'This person is the only user who can manage roles: give that to someone else first',
+  notYourself: 'You cannot erase your own personal data: ask another administrator',
+} as const;
+
 /** The files of the ZIP: the data, the summary, and each picture under this folder. */
 export const PERSONAL_DATA_FILES = {
   data: 'personal-data.json',

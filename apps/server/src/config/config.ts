@@ -164,6 +164,12 @@ const envSchema = z.object({
     .transform((v) => v || undefined)
     .pipe(passwordRule.optional())
     .refine((v) => !v || !isCommonPassword(v), COMMON_PASSWORD_MESSAGE),
+  /**
+   * What an erasure does to the person's employee records: `anonymise` keeps each, without name,
+   * employee id or user, with its scores for the team's averages; `delete` removes them and their
+   * scores (docs/privacy.md).
+   */
+  ERASURE_EMPLOYEES: z.enum(['anonymise', 'delete']).default('anonymise'),
   SESSION_IDLE_MINUTES: z.coerce.number().positive().default(30),
   SESSION_ABSOLUTE_HOURS: z.coerce.number().positive().default(12),
   COOKIE_SECURE: bool,

@@ -1,17 +1,23 @@
 import {
+  ERASURE_MESSAGES,
   type ExportPersonalDataBody,
   employeeResource,
+  erasePersonalDataSchema,
   exportPersonalDataSchema,
   personalDataFileName,
   profileResource,
   userResource,
 } from '@wfc/contract';
+import { eq } from 'drizzle-orm';
+import { confirmPassword } from '../account/sign-in.ts';
 import { recordAudit } from '../audit/recorder.ts';
-import { notFound } from '../http/envelope.ts';
+import { users } from '../db/schema/index.ts';
+import { ApiError, conflict, notFound } from '../http/envelope.ts';
 import { anyOf, defineRoute, type SessionContext, sessionAccess } from '../http/routes.ts';
 import { personalDataZip } from './archive.ts';
 import { PERSONAL_TABLES } from './catalogue.ts';
 import { collectPersonalRows, findPerson } from './collect.ts';
+import { erasePerson } from './erase.ts';
 
 /** The named record's own words: 'User not found', 'Profile not found', 'Employee not found'. */
 const notFoundMessage = (body: ExportPersonalDataBody) =>
@@ -65,6 +71,38 @@ export const personalDataRoutes = [
     produces: 'application/zip',
     answers: { 404: 'No such user, profile or employee' },
     handler: (ctx) => sendPersonalData(ctx, ctx.body),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: 'ErasePersonalData',
+    summary:
+      "Erases one person (by their user, profile or employee record): their user, profile, sessions and sign-in records deleted, their employee records anonymised or deleted (ERASURE_EMPLOYEES), their values in the audit log replaced by '[erased]'",
+    tag: 'Personal data',
+    access: anyOf('ERASE_PERSONAL_DATA'),
+    body: erasePersonalDataSchema,
+    answers: {
+      400: 'The current password is wrong',
+      404: 'No such user, profile or employee',
+      409: 'The person is the only user who can manage roles, or is the caller',
+      429: 'Too many wrong passwords: see Retry-After',
+    },
+    async handler(ctx) {
+      const { body, services, session, req, actor } = ctx;
+      const [account] = await services.db
+        .select({ userCode: users.userCode, username: users.username, passwordHash: users.passwordHash })
+        .from(users)
+        .where(eq(users.userCode, session.userCode));
+      if (!account) throw new ApiError(401, 'Not signed in');
+      await confirmPassword(services, req, account, body.currentPassword);
+      const person = await findPerson(services.db, body);
+      if (!person) throw notFound(notFoundMessage(body));
+      // Their own erasure would end the session that asks for it and leave their name on its entry.
+      if (person.userCode === session.userCode) throw conflict(ERASURE_MESSAGES.notYourself);
+      await services.db.transaction((tx) =>
+        erasePerson(tx, person, services.config.ERASURE_EMPLOYEES, actor),
+      );
+      return { message: ERASURE_MESSAGES.done };
+    },
   }),
   defineRoute({
     // A POST, as every call that writes: it adds an audit entry.

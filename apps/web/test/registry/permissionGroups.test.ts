@@ -38,7 +38,7 @@ describe('a role’s permissions, grouped by module', () => {
       'Personal data',
     ]);
     expect(groups.at(-2)?.names).toEqual(['VIEW_PERFORMANCES', 'CREATE_PERFORMANCE', 'UPDATE_PERFORMANCE']);
-    expect(groups.at(-1)?.names).toEqual(['EXPORT_PERSONAL_DATA']);
+    expect(groups.at(-1)?.names).toEqual(['EXPORT_PERSONAL_DATA', 'ERASE_PERSONAL_DATA']);
   });
 
   it('puts a name of no module last, under Other', () => {

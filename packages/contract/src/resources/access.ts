@@ -110,6 +110,7 @@ export const AUDIT_ACTIONS = [
   'ACCESS_DENIED',
   'UNAUTHENTICATED',
   'PERSONAL_DATA_EXPORTED',
+  'ERASURE',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -256,6 +256,8 @@ function specialCall(route: ApiRoute): (() => Promise<unknown>) | undefined {
     ResetUserMfa: () => send(route, { body: { userCode: mfaUser.userCode }, cookie: admin }),
     // One of its three codes, not all: the schema takes exactly one.
     ExportPersonalData: () => send(route, { body: { userCode: mfaUser.userCode }, cookie: admin }),
+    ErasePersonalData: () =>
+      send(route, { body: { userCode: mfaUser.userCode, currentPassword: ADMIN_PASSWORD }, cookie: admin }),
     // An update the log recorded, and the record's version now: the restore is that update undone.
     RestoreVersion: async () => {
       const updates = await t.get('GetAudits', admin, { action: 'UPDATE', collection: 'genders', limit: 1 });

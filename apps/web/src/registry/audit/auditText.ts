@@ -46,6 +46,7 @@ const ACTIONS: Readonly<Record<AuditAction, string>> = {
   ACCESS_DENIED: 'Access denied',
   UNAUTHENTICATED: 'Not signed in',
   PERSONAL_DATA_EXPORTED: 'Personal data exported',
+  ERASURE: 'Personal data erased',
 };
 const ACTION_LABELS: ReadonlyMap<string, string> = new Map(Object.entries(ACTIONS));
 
