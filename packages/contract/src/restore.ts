@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { codeRef, recordVersion } from './fields.ts';
+import { ERASED } from './personal-data.ts';
 import type { ResourceDef } from './resources/define.ts';
 
 /**
@@ -15,6 +16,18 @@ export const restoreVersionSchema = z.object({
 });
 
 export const ONLY_UPDATES_RESTORE = 'Only an update can be restored';
+export const ERASED_NOT_RESTORED =
+  'This version held personal data that has been erased: it cannot be restored';
+
+/**
+ * Pure: whether an audited record holds a value erased since (docs/privacy.md): restoring it would
+ * write the placeholder over the record.
+ */
+export function holdsErased(before: unknown): boolean {
+  if (before === ERASED) return true;
+  if (Array.isArray(before)) return before.some(holdsErased);
+  return typeof before === 'object' && before !== null && Object.values(before).some(holdsErased);
+}
 
 /** What the audit entry of a restored update adds to its `after`: the entry it restored. */
 export const RESTORED_FROM = 'restoredFrom';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineResource, RESOURCES } from '../src/resources/index.ts';
-import { restorable, restoreVersionSchema } from '../src/restore.ts';
+import { holdsErased, restorable, restoreVersionSchema } from '../src/restore.ts';
 
 describe('restorable', () => {
   it('is every module whose update form names its whole update body', () => {
@@ -62,5 +62,14 @@ describe('restoreVersionSchema', () => {
     expect(zero.error?.issues.map((i) => i.message)).toEqual([
       'Version must be a whole number of at least 1',
     ]);
+  });
+});
+
+describe('holdsErased', () => {
+  it('finds the erasure placeholder at any depth, and nothing else', () => {
+    expect(holdsErased({ name: '[erased]' })).toBe(true);
+    expect(holdsErased({ department: { managers: [{ name: '[erased]' }] } })).toBe(true);
+    expect(holdsErased({ name: 'Ada', note: 'was [erased] once', n: 1, none: null })).toBe(false);
+    expect(holdsErased(null)).toBe(false);
   });
 });

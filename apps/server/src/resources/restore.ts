@@ -1,4 +1,6 @@
 import {
+  ERASED_NOT_RESTORED,
+  holdsErased,
   ONLY_UPDATES_RESTORE,
   RESTORE_VERSION_ENDPOINT,
   RESTORED_FROM,
@@ -74,7 +76,7 @@ export function restoreRoute(resources: readonly ServerResource[]): ApiRoute {
     body: restoreVersionSchema,
     response: z.union([first, ...more]),
     answers: {
-      400: `${ONLY_UPDATES_RESTORE}, or the old values are refused as an update of the record would be`,
+      400: `${ONLY_UPDATES_RESTORE}; ${ERASED_NOT_RESTORED}; or the old values are refused as an update of the record would be`,
       403: "The session lacks the UPDATE permission of the entry's module, or the record is beyond its reach",
       404: 'No audit entry with that code, or its record no longer exists',
       409: 'The record changed since that version was read, or a value is taken by another record',
@@ -87,6 +89,7 @@ export function restoreRoute(resources: readonly ServerResource[]): ApiRoute {
       const target = restoreTarget(entry, byCollection);
       if (!target) throw badRequest(ONLY_UPDATES_RESTORE);
       const { module, code, before } = target;
+      if (holdsErased(before)) throw badRequest(ERASED_NOT_RESTORED);
       const { res } = module;
       if (!ctx.session.permissions.has(module.permission)) {
         throw new ApiError(403, 'You do not have permission to do this');

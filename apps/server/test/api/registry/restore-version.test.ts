@@ -1,7 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { audits, departments, genders, users } from '../../../src/db/schema/index.ts';
-import { sharedTestApp } from '../../support/app.ts';
+import { audits, departments, employees, genders, users } from '../../../src/db/schema/index.ts';
+import { ADMIN_PASSWORD, sharedTestApp } from '../../support/app.ts';
 import { expectError, expectOk } from '../../support/envelope.ts';
 import { type Json, lastAudit, permissionCodes } from './support.ts';
 
@@ -170,6 +170,48 @@ describe('RestoreVersion', () => {
       { field: 'version', message: 'Version must be a whole number of at least 1' },
     ]);
     expect(await storedGender(made.genderCode)).toMatchObject({ genderName: 'Restore created', version: 1 });
+  });
+
+  it('refuses a version whose personal data has been erased since, and leaves the record as it is', async () => {
+    const departmentCode = expectOk(
+      await t.post('CreateDepartment', { name: 'Erasures' }, admin),
+      'Department created successfully',
+    ).data.departmentCode;
+    const made = expectOk(
+      await t.post(
+        'CreateEmployee',
+        { employeeId: 'EMP-ER-1', name: 'Otto Forgotten', departmentCode, joinDate: '2020-01-01' },
+        admin,
+      ),
+      'Employee created successfully',
+    ).data as Json;
+    const changed = expectOk(
+      await t.post(
+        'UpdateEmployee',
+        { ...made, departmentCode, name: 'Otto Renamed', version: made.version },
+        admin,
+      ),
+      'Employee updated successfully',
+    ).data as Json;
+    const { auditCode } = await lastAudit(t, 'employees');
+    expectOk(
+      await t.post(
+        'ErasePersonalData',
+        { employeeCode: made.employeeCode, currentPassword: ADMIN_PASSWORD },
+        admin,
+      ),
+      'Personal data erased',
+    );
+    expectError(
+      await t.post('RestoreVersion', { auditCode, version: Number(changed.version) + 1 }, admin),
+      400,
+      'This version held personal data that has been erased: it cannot be restored',
+    );
+    const [kept] = await t.handle.db
+      .select()
+      .from(employees)
+      .where(eq(employees.employeeCode, String(made.employeeCode)));
+    expect(kept?.name).toMatch(/^Erased employee \d+$/);
   });
 
   it('answers 404 for an unknown entry, and for a record deleted since', async () => {
