@@ -8,6 +8,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useCan } from '../../auth/auth';
 import { type BackTarget, editPath, historyPath, subListPath, useNavigateWithBack } from '../paths';
+import { ErasePersonalDataButton } from '../personal-data/ErasePersonalDataButton';
 import { ExportPersonalDataButton } from '../personal-data/ExportPersonalDataButton';
 import type { RegistryRecord } from '../queries';
 import { useResourceExtension } from '../resourceExtension';
@@ -68,6 +69,7 @@ export function ViewActions({ def, code, record, back }: Props) {
     <>
       <RecordLinks def={def} code={code} />
       <ExportPersonalDataButton def={def} code={code} />
+      <ErasePersonalDataButton def={def} code={code} record={record} />
       {can('VIEW_AUDITS') && (
         <Button startIcon={<HistoryIcon />} onClick={() => go(historyPath(def, code))}>
           History
