@@ -215,6 +215,8 @@ describe('restoring a version', () => {
     expect(restoreOffered({ ...UPDATE, action: 'CREATE', before: null }, gender, true)).toBe(false);
     expect(restoreOffered({ ...UPDATE, before: null }, gender, true)).toBe(false);
     expect(restoreOffered({ ...UPDATE, recordCode: null }, gender, true)).toBe(false);
+    // Its person erased since, the old values read '[erased]': nothing to give back.
+    expect(restoreOffered({ ...UPDATE, before: { genderName: '[erased]' } }, gender, true)).toBe(false);
     // A profile's form is laid out by hand around its picture: its updates are not restored.
     expect(restoreOffered(UPDATE, RESOURCE_BY_KEY.profile, true)).toBe(false);
   });

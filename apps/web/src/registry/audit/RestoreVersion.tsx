@@ -1,7 +1,7 @@
 import UndoIcon from '@mui/icons-material/Undo';
 import Button from '@mui/material/Button';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { RESTORE_VERSION_ENDPOINT, type ResourceDef, restorable } from '@wfc/contract';
+import { holdsErased, RESTORE_VERSION_ENDPOINT, type ResourceDef, restorable } from '@wfc/contract';
 import { useState } from 'react';
 import { api, errorMessage } from '../../api/client';
 import { queryKeys } from '../../api/queryKeys';
@@ -23,8 +23,8 @@ export interface RestorableEntry {
 
 /**
  * Pure: whether the view of `entry` offers to restore the values its change replaced: an update of
- * a module whose updates can be restored (`restorable`), that kept those values, for a user who
- * may update the module's records.
+ * a module whose updates can be restored (`restorable`), that kept those values (none erased
+ * since), for a user who may update the module's records.
  */
 export const restoreOffered = (entry: RestorableEntry, target: ResourceDef, mayUpdate: boolean): boolean =>
   mayUpdate &&
@@ -32,6 +32,7 @@ export const restoreOffered = (entry: RestorableEntry, target: ResourceDef, mayU
   Boolean(entry.recordCode) &&
   typeof entry.before === 'object' &&
   entry.before !== null &&
+  !holdsErased(entry.before) &&
   restorable(target);
 
 interface Props {
