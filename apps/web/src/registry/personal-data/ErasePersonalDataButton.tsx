@@ -26,14 +26,14 @@ import type { RegistryRecord } from '../queries';
 export const nameMatches = (typed: string, name: string) => name !== '' && typed === name;
 
 /** What the user must type: the record's name, else (a record without one) its code. */
-export const nameToType = (def: ResourceDef, record: RegistryRecord) =>
+const nameToType = (def: ResourceDef, record: RegistryRecord) =>
   recordName(def, record) || String(record[def.code] ?? '');
 
 /**
  * Why an erasure was refused, in the dialog's words: a wrong password is told on its field, whose
  * message the alert repeats (the envelope's own 'Invalid input' says nothing).
  */
-export function refusalOf(err: unknown): { message: string; password?: string } {
+function refusalOf(err: unknown): { message: string; password?: string } {
   const password =
     err instanceof ApiError ? err.errors?.find((e) => e.field === 'currentPassword')?.message : undefined;
   return password ? { message: password, password } : { message: errorMessage(err, FAILED) };
