@@ -20,7 +20,7 @@ import { ApiError, badRequest, conflict } from '../http/envelope.ts';
 import { defineRoute, publicAccess, sessionAccess } from '../http/routes.ts';
 import type { Services } from '../services.ts';
 import { recordAccountEvent } from './events.ts';
-import { confirmPassword, countAttempt, startSession } from './sign-in.ts';
+import { answeredOrGivenBack, confirmPassword, countAttempt, startSession } from './sign-in.ts';
 
 /** How long the second step of a sign-in may wait after the password. */
 export const MFA_CHALLENGE_MS = 5 * 60_000;
@@ -68,18 +68,22 @@ async function countedCode(
   accept: () => Promise<boolean>,
 ): Promise<Attempt | undefined> {
   const attempt = await countAttempt(services, user.username, req.ip);
-  if (await accept()) return attempt;
-  await recordAudit(services.db, {
-    action: 'LOGIN_FAILED',
-    collection: 'auth',
-    after: {
-      username: user.username,
-      ip: req.ip,
-      reason: field === 'code' ? 'two-factor code' : 'recovery code',
-    },
-    actor: { userCode: user.userCode, username: user.username },
+  // A check the server fails to answer (its database busy or gone) is given back, as a sign-in's is.
+  return answeredOrGivenBack(services, attempt, async (failed) => {
+    if (await accept()) return attempt;
+    failed();
+    await recordAudit(services.db, {
+      action: 'LOGIN_FAILED',
+      collection: 'auth',
+      after: {
+        username: user.username,
+        ip: req.ip,
+        reason: field === 'code' ? 'two-factor code' : 'recovery code',
+      },
+      actor: { userCode: user.userCode, username: user.username },
+    });
+    return undefined;
   });
-  return undefined;
 }
 
 async function accountOf(db: Executor, userCode: string) {
@@ -224,11 +228,15 @@ export const mfaRoutes = [
         services.metrics.signIn('failure');
         throw invalidCode(field);
       }
-      await services.db.delete(mfaChallenges).where(eq(mfaChallenges.idHash, challenge.idHash));
-      const secure = services.config.COOKIE_SECURE;
-      reply.clearCookie(challengeCookieName(secure), sessionCookieOptions(secure));
-      const sessionUser = await startSession(services, req, reply, user, 'two-factor');
-      await attemptSucceeded(services.db, attempt, services.throttlePolicy);
+      // The code was right: a failure from here on is the server's, and gives the attempt back.
+      const sessionUser = await answeredOrGivenBack(services, attempt, async () => {
+        await services.db.delete(mfaChallenges).where(eq(mfaChallenges.idHash, challenge.idHash));
+        const secure = services.config.COOKIE_SECURE;
+        reply.clearCookie(challengeCookieName(secure), sessionCookieOptions(secure));
+        const started = await startSession(services, req, reply, user, 'two-factor');
+        await attemptSucceeded(services.db, attempt, services.throttlePolicy);
+        return started;
+      });
       return {
         message: body.code ? 'Logged in successfully' : 'Logged in successfully with a recovery code',
         data: sessionUser,

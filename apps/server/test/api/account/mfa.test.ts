@@ -460,3 +460,36 @@ describe('a role that requires two-factor', () => {
     expect(denied).toBeGreaterThan(0);
   });
 });
+
+describe('a code check the server fails to answer', () => {
+  const attemptsOn = async (key: string) =>
+    Number(
+      (
+        (await t.handle.db.execute(
+          sql`select coalesce(max(attempts), 0)::int as n from login_throttle where key = ${key}`,
+        )) as unknown as { rows: { n: number }[] }
+      ).rows[0]?.n,
+    );
+
+  it('is no failed attempt: its attempt is given back on every key, and the code still works after', async () => {
+    const user = await t.userWith([]);
+    const { recoveryCodes } = await enrol(t, user.cookie, USER_PASSWORD);
+    const ip = '10.9.8.1';
+    const { challenge } = await passwordStep(t, user.username, USER_PASSWORD, ip);
+    const keys = throttleKeys(user.username, ip);
+    const before = await Promise.all([keys.address, keys.accountAtAddress, keys.account].map(attemptsOn));
+    // The recovery code cannot be looked up: the check fails after its attempt was counted.
+    await t.handle.db.execute(sql`alter table mfa_recovery_codes rename to mfa_recovery_codes_away`);
+    let res: Awaited<ReturnType<typeof verify>>;
+    try {
+      res = await verify(t, challenge, { recoveryCode: recoveryCodes[0] ?? '' }, ip);
+    } finally {
+      await t.handle.db.execute(sql`alter table mfa_recovery_codes_away rename to mfa_recovery_codes`);
+    }
+    expect(res.statusCode).toBe(500);
+    expect(await Promise.all([keys.address, keys.accountAtAddress, keys.account].map(attemptsOn))).toEqual(
+      before,
+    );
+    expect((await verify(t, challenge, { recoveryCode: recoveryCodes[0] ?? '' }, ip)).statusCode).toBe(200);
+  });
+});
