@@ -74,8 +74,13 @@ export const DEMO_ROLES = {
   },
   hr: {
     roleName: 'HR Officer',
-    roleDescription: 'Keeps users, profiles and employee records up to date',
-    permissions: [...viewAll, ...crud('USER', 'PROFILE', 'EMPLOYEE', 'DEPARTMENT', 'GENDER')],
+    roleDescription: 'Keeps users, profiles and employee records up to date, and answers access requests',
+    // Erasure stays with the Administrator: it cannot be undone.
+    permissions: [
+      ...viewAll,
+      ...crud('USER', 'PROFILE', 'EMPLOYEE', 'DEPARTMENT', 'GENDER'),
+      'EXPORT_PERSONAL_DATA',
+    ],
   },
   viewer: {
     roleName: 'Viewer',
