@@ -4,11 +4,11 @@ import { hashPassword } from '../auth/passwords.ts';
 import { revokeOtherSessions } from '../auth/sessions.ts';
 import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from '../config/common-passwords.ts';
 import { sessions, users } from '../db/schema/index.ts';
-import { ApiError, badRequest, notFound } from '../http/envelope.ts';
+import { badRequest, notFound } from '../http/envelope.ts';
 import { clearSessionCookie, defineRoute, sessionAccess } from '../http/routes.ts';
 import { countOf, recordAccountEvent } from './events.ts';
 import { listSessions } from './sessions-list.ts';
-import { confirmPassword } from './sign-in.ts';
+import { confirmOwnPassword } from './sign-in.ts';
 
 /** Every signed-in user's own password and sessions (docs/product.md, My account). */
 export const myAccountRoutes = [
@@ -25,12 +25,7 @@ export const myAccountRoutes = [
       429: 'Too many wrong passwords: see Retry-After',
     },
     async handler({ body, req, session, actor, services }) {
-      const [account] = await services.db
-        .select({ userCode: users.userCode, username: users.username, passwordHash: users.passwordHash })
-        .from(users)
-        .where(eq(users.userCode, session.userCode));
-      if (!account) throw new ApiError(401, 'Not signed in');
-      await confirmPassword(services, req, account, body.currentPassword);
+      const account = await confirmOwnPassword(services, req, session.userCode, body.currentPassword);
       if (isCommonPassword(body.newPassword)) {
         throw badRequest(COMMON_PASSWORD_MESSAGE, [
           { field: 'newPassword', message: COMMON_PASSWORD_MESSAGE },

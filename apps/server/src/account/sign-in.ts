@@ -1,4 +1,5 @@
 import type { SessionTiming, SessionUser } from '@wfc/contract';
+import { eq } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { recordAudit } from '../audit/recorder.ts';
 import { verifyPassword } from '../auth/passwords.ts';
@@ -11,6 +12,7 @@ import {
   giveBackAttempt,
   throttleKeys,
 } from '../auth/throttle.ts';
+import { users } from '../db/schema/index.ts';
 import { ApiError, badRequest } from '../http/envelope.ts';
 import { sessionCookieName } from '../http/routes.ts';
 import type { Services } from '../services.ts';
@@ -102,6 +104,22 @@ export async function confirmPassword(
   }
   if (codeFollows) await giveBackAttempt(services.db, attempt);
   else await attemptSucceeded(services.db, attempt, services.throttlePolicy);
+}
+
+/** `confirmPassword` for the signed-in user, read from their session's user: the account it checked. */
+export async function confirmOwnPassword(
+  services: Services,
+  req: FastifyRequest,
+  userCode: string,
+  password: string,
+) {
+  const [account] = await services.db
+    .select({ userCode: users.userCode, username: users.username, passwordHash: users.passwordHash })
+    .from(users)
+    .where(eq(users.userCode, userCode));
+  if (!account) throw new ApiError(401, 'Not signed in');
+  await confirmPassword(services, req, account, password);
+  return account;
 }
 
 export type SignInMethod = 'password' | 'two-factor' | 'single sign-on';

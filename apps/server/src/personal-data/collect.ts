@@ -1,4 +1,4 @@
-import type { ExportPersonalDataBody } from '@wfc/contract';
+import { type ExportPersonalDataBody, employeeResource, userResource } from '@wfc/contract';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { escapeLike } from '../db/like.ts';
@@ -15,6 +15,19 @@ export interface Person {
 }
 
 type Row = Record<string, unknown>;
+
+/** Every code that names one of the person's records: their user, employee records and profile. */
+export const personCodes = (person: Person): string[] => [
+  ...(person.userCode ? [person.userCode] : []),
+  ...person.employeeCodes,
+  ...person.profileCodes,
+];
+
+/** What an audit entry about the person names: their user, or their employee record without one. */
+export const personRecord = (person: Person) =>
+  person.userCode
+    ? { collection: userResource.listSegment, recordCode: person.userCode }
+    : { collection: employeeResource.listSegment, recordCode: person.employeeCodes[0] };
 
 const codesOf = async (db: Executor, query: SQL) =>
   (await rowsOf<{ code: string }>(db, query)).map((r) => r.code);
@@ -96,8 +109,7 @@ export function aboutCondition(entry: PersonalTable, person: Person): SQL {
   };
   const condition = linked[entry.about]();
   if (!entry.records) return condition;
-  const codes = [...userCodes, ...person.employeeCodes, ...person.profileCodes];
-  return sql`(${condition} or ${anyOf(sql`${sql.identifier(entry.records)}`, codes)})`;
+  return sql`(${condition} or ${anyOf(sql`${sql.identifier(entry.records)}`, personCodes(person))})`;
 }
 
 /** Every catalogued table's rows about the person, with its secret columns left out. */

@@ -7,7 +7,7 @@ import { rowsOf } from '../db/rows.ts';
 import { ApiError } from '../http/envelope.ts';
 import { assertSomeoneManagesRoles } from '../resources/definitions/access.ts';
 import { PERSONAL_TABLES } from './catalogue.ts';
-import { aboutCondition, collectPersonalRows, type Person } from './collect.ts';
+import { aboutCondition, collectPersonalRows, type Person, personCodes, personRecord } from './collect.ts';
 
 export type EmployeeErasure = 'anonymise' | 'delete';
 
@@ -98,19 +98,13 @@ interface AuditRow {
   username: string | null;
 }
 
-const codesOf = (person: Person) => [
-  ...(person.userCode ? [person.userCode] : []),
-  ...person.employeeCodes,
-  ...person.profileCodes,
-];
-
 /**
  * The audit entries that may hold the person's values: those by them (their user, or their name
  * tried at sign-in), those about their records, and those naming one of their codes (a department
  * whose managers listed them). Each keeps its event; their values read as ERASED.
  */
 async function redactAudits(tx: Executor, person: Person, values: ReadonlySet<string>): Promise<number> {
-  const codes = codesOf(person);
+  const codes = personCodes(person);
   const named: SQL[] = codes.map(
     (c) =>
       sql`position(${c} in coalesce(before::text, '') || coalesce(after::text, '') || coalesce(changes::text, '')) > 0`,
@@ -213,8 +207,7 @@ export async function erasePerson(
   }
   await recordAudit(tx, {
     action: 'ERASURE',
-    collection: person.userCode ? 'users' : 'employees',
-    recordCode: person.userCode ?? employeeCodes[0],
+    ...personRecord(person),
     after: { employees, rows: counts },
     actor,
   });

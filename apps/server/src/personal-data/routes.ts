@@ -8,15 +8,13 @@ import {
   profileResource,
   userResource,
 } from '@wfc/contract';
-import { eq } from 'drizzle-orm';
-import { confirmPassword } from '../account/sign-in.ts';
+import { confirmOwnPassword } from '../account/sign-in.ts';
 import { recordAudit } from '../audit/recorder.ts';
-import { users } from '../db/schema/index.ts';
-import { ApiError, conflict, notFound } from '../http/envelope.ts';
+import { conflict, notFound } from '../http/envelope.ts';
 import { anyOf, defineRoute, type SessionContext, sessionAccess } from '../http/routes.ts';
 import { personalDataZip } from './archive.ts';
 import { PERSONAL_TABLES } from './catalogue.ts';
-import { collectPersonalRows, findPerson } from './collect.ts';
+import { collectPersonalRows, findPerson, personRecord } from './collect.ts';
 import { erasePerson } from './erase.ts';
 
 /** The named record's own words: 'User not found', 'Profile not found', 'Employee not found'. */
@@ -41,12 +39,11 @@ async function sendPersonalData(ctx: SessionContext<unknown, unknown>, body: Exp
   );
   await recordAudit(db, {
     action: 'PERSONAL_DATA_EXPORTED',
-    collection: person.userCode ? userResource.listSegment : employeeResource.listSegment,
-    recordCode: person.userCode ?? person.employeeCodes[0],
+    ...personRecord(person),
     after: { rows },
     actor: ctx.actor,
   });
-  const code = person.userCode ?? person.employeeCodes[0] ?? 'person';
+  const code = personRecord(person).recordCode ?? 'person';
   await ctx.reply
     .header('Content-Type', 'application/zip')
     .header(
@@ -88,12 +85,7 @@ export const personalDataRoutes = [
     },
     async handler(ctx) {
       const { body, services, session, req, actor } = ctx;
-      const [account] = await services.db
-        .select({ userCode: users.userCode, username: users.username, passwordHash: users.passwordHash })
-        .from(users)
-        .where(eq(users.userCode, session.userCode));
-      if (!account) throw new ApiError(401, 'Not signed in');
-      await confirmPassword(services, req, account, body.currentPassword);
+      await confirmOwnPassword(services, req, session.userCode, body.currentPassword);
       const person = await findPerson(services.db, body);
       if (!person) throw notFound(notFoundMessage(body));
       // Their own erasure would end the session that asks for it and leave their name on its entry.
