@@ -63,6 +63,15 @@ export const mySessionRecordSchema = z.strictObject({
   current: z.boolean(),
 });
 
+/**
+ * Another user's session as a user manager sees it: where it signed in from and with what browser
+ * is personal data (docs/privacy.md), absent for a manager who does not hold VIEW_PERSONAL_DATA.
+ */
+export const userSessionRecordSchema = mySessionRecordSchema.extend({
+  ipAddress: z.string().nullable().optional(),
+  userAgent: z.string().nullable().optional(),
+});
+
 export const mfaEnrollmentSchema = z.strictObject({
   /** Base-32, for typing into an authenticator app. */
   secret: text,

@@ -1,6 +1,7 @@
 export * from './account.ts';
 export * from './envelope.ts';
 export * from './fields.ts';
+export * from './need-to-know.ts';
 export * from './performance.ts';
 export * from './performance-insights.ts';
 export * from './permissions.ts';

@@ -42,6 +42,7 @@ export type PermissionName =
   | 'VIEW_PERFORMANCES'
   | 'CREATE_PERFORMANCE'
   | 'UPDATE_PERFORMANCE'
+  | 'VIEW_PERSONAL_DATA'
   | 'EXPORT_PERSONAL_DATA'
   | 'ERASE_PERSONAL_DATA';
 
@@ -71,6 +72,7 @@ export const PERMISSION_CATALOGUE: readonly PermissionSeed[] = [
   { name: 'VIEW_PERFORMANCES', description: 'View the performance snapshot' },
   { name: 'CREATE_PERFORMANCE', description: 'Record performance scores' },
   { name: 'UPDATE_PERFORMANCE', description: 'Change performance scores' },
+  { name: 'VIEW_PERSONAL_DATA', description: 'View personal data' },
   { name: 'EXPORT_PERSONAL_DATA', description: 'Export personal data' },
   { name: 'ERASE_PERSONAL_DATA', description: 'Erase personal data' },
 ];

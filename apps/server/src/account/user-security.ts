@@ -1,8 +1,9 @@
 import {
-  mySessionRecordSchema,
   type OwnAccountChange,
   ownAccountRefusal,
   userCodeSchema,
+  userSessionRecordSchema,
+  VIEW_PERSONAL_DATA,
 } from '@wfc/contract';
 import { and, eq, ne } from 'drizzle-orm';
 import { holdsEverything, mayGive, type ScopedCaller } from '../auth/scopes.ts';
@@ -66,14 +67,19 @@ export const userSecurityRoutes = [
     tag: 'Account',
     access: anyOf('UPDATE_USER'),
     body: userCodeSchema,
-    response: mySessionRecordSchema,
+    response: userSessionRecordSchema,
     listed: true,
     changes: false,
     answers: DELEGATION,
     async handler({ body, session, services }) {
       const user = await reachableUser(services.db, body.userCode, session);
       const list = await listSessions(services.db, user.userCode, services.sessionPolicy, session.idHash);
-      return { message: 'Sessions fetched successfully', data: list, total: list.length };
+      // Addresses and browsers are personal data: for those who need to know, and the user.
+      const shown =
+        session.permissions.has(VIEW_PERSONAL_DATA) || user.userCode === session.userCode
+          ? list
+          : list.map(({ ipAddress: _ip, userAgent: _agent, ...rest }) => rest);
+      return { message: 'Sessions fetched successfully', data: shown, total: list.length };
     },
   }),
   defineRoute({

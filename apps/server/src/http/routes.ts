@@ -118,6 +118,11 @@ export interface ApiRoute<
    * up, the session itself, sign-out); every other route refuses such a session with a 403.
    */
   duringMfaSetup?: boolean;
+  /**
+   * Completes the body before it is parsed, from what is stored (an edit by someone who cannot
+   * see some fields keeps them as they are). Runs after the access check.
+   */
+  prepareBody?(body: unknown, ctx: { session: ActiveSession | null; services: Services }): Promise<unknown>;
   /** Returns the envelope's message and data, or nothing when it wrote the reply itself. */
   handler(ctx: ContextFor<A, z.output<B>, z.output<Q>>): Promise<HandlerResult | undefined>;
 }
@@ -200,12 +205,14 @@ export function registerApiRoutes(app: FastifyInstance, routes: readonly ApiRout
       handler: async (req, reply) => {
         const session = req.session;
         const multipart = route.multipart && req.isMultipart() ? await readMultipart(req) : undefined;
+        const sent = multipart ? multipart.fields : req.body;
+        const body = route.prepareBody ? await route.prepareBody(sent, { session, services }) : sent;
         const ctx: RouteContext = {
           req,
           reply,
           session,
           actor: session ? { userCode: session.userCode, username: session.username } : null,
-          body: parseWith(route.body, multipart ? multipart.fields : req.body),
+          body: parseWith(route.body, body),
           files: multipart?.files,
           query: parseWith(route.query, req.query),
           services,

@@ -1,9 +1,10 @@
-import type { ParsedListQuery } from '@wfc/contract';
+import { isDetailPath, type ParsedListQuery, seesAllDetails } from '@wfc/contract';
 import { and, is, type SQL, sql } from 'drizzle-orm';
 import { type AnyPgColumn, PgColumn } from 'drizzle-orm/pg-core';
 import { csvFile } from '../http/csv.ts';
 import type { SessionContext } from '../http/routes.ts';
 import { filterCondition, prepareList, shapeColumn } from './list-query.ts';
+import { shown } from './need-to-know.ts';
 import { fetchRecords, matchingValues, reach } from './read.ts';
 import type { Row, ServerResource } from './server-resource.ts';
 
@@ -73,16 +74,19 @@ export async function exportRecords(res: ServerResource, ctx: SessionContext<unk
   const query = ctx.query;
   const matching = query.keyword ? await matchingValues(db, res, query.keyword) : undefined;
   // Refuses an unknown sort field before anything is sent.
-  const { keyword, orderBy } = prepareList(res, query, { matching });
+  // Fields hidden from the caller are neither searched, sorted, filtered nor written out.
+  const withoutDetails = !seesAllDetails(ctx.session, res.def);
+  const { keyword, orderBy } = prepareList(res, query, { matching, withoutDetails });
   const scoped = reach(res, ctx.session, [res.def.permissions.view]).where;
-  const where = and(keyword, filterCondition(res, res.def.filters, query.filters), scoped);
+  const filtered = filterCondition(res, res.def.filters, query.filters, withoutDetails);
+  const where = and(keyword, filtered, scoped);
   const col = sortColumn(res, query.sortField);
   const shape = {
     ...res.shape,
     [EXPORT_ID]: res.idColumn,
     ...(col ? { [EXPORT_SORT]: sql<string | null>`${col}::text` } : {}),
   };
-  const columns = res.def.exportColumns;
+  const columns = res.def.exportColumns.filter((c) => !withoutDetails || !isDetailPath(res.def, c.path));
   async function* lines() {
     let last: Bound | undefined;
     for (;;) {
@@ -96,7 +100,8 @@ export async function exportRecords(res: ServerResource, ctx: SessionContext<unk
       });
       if (res.attach) await res.attach(db, records, { populate: true });
       for (const record of records) {
-        yield columns.map((c) => exportCell(res.present ? res.present(record) : record, c.path));
+        const presented = shown(res, ctx.session, res.present ? res.present(record) : record);
+        yield columns.map((c) => exportCell(presented, c.path));
       }
       const end = records.at(-1);
       if (records.length < EXPORT_BATCH || !end) return;

@@ -1,4 +1,4 @@
-import type { ListFilterDef, ListQuery } from '@wfc/contract';
+import { HIDDEN_FILTER_MESSAGE, isDetailPath, type ListFilterDef, type ListQuery } from '@wfc/contract';
 import { and, asc, desc, eq, getTableColumns, getTableName, inArray, is, SQL, sql } from 'drizzle-orm';
 import { getTableConfig, IndexedColumn, PgColumn, QueryBuilder } from 'drizzle-orm/pg-core';
 import { escapeLike } from '../db/like.ts';
@@ -168,6 +168,11 @@ export interface PrepareOptions {
    * that nothing the caller may not see can be probed by filtering or ordering on it.
    */
   lookup?: boolean;
+  /**
+   * The caller does not see the module's detail fields (need-to-know): the keyword and the sort
+   * leave them out, for the same reason.
+   */
+  withoutDetails?: boolean;
 }
 
 const own = (condition: SQL, fewValues: boolean): KeywordPart => ({
@@ -179,8 +184,9 @@ const own = (condition: SQL, fewValues: boolean): KeywordPart => ({
 
 /** Turns a normalised list query into an order and a keyword filter; unknown sort fields are a 400. */
 export function prepareList(res: ServerResource, query: ListQuery, opts: PrepareOptions = {}): PreparedList {
-  const sortFields = opts.lookup ? [res.def.nameField] : res.def.sortFields;
-  const searchPaths = opts.lookup ? [res.def.nameField] : res.search;
+  const open = (path: string) => !opts.withoutDetails || !isDetailPath(res.def, path);
+  const sortFields = opts.lookup ? [res.def.nameField] : res.def.sortFields.filter(open);
+  const searchPaths = opts.lookup ? [res.def.nameField] : res.search.filter(open);
   const dir = query.sortValue === 'asc' ? asc : desc;
   let orderBy: SQL[];
   let sortWalks = true;
@@ -347,11 +353,15 @@ export function filterCondition(
   res: ServerResource,
   filters: readonly ListFilterDef[],
   values: Readonly<Record<string, string>>,
+  withoutDetails = false,
 ): SQL | undefined {
   const given = new Map(Object.entries(values));
   const parts = filters.flatMap((f) => {
     const value = given.get(f.param);
     if (value === undefined || value === '') return [];
+    if (withoutDetails && isDetailPath(res.def, f.path)) {
+      throw new ApiError(400, 'Invalid input', [{ field: f.param, message: HIDDEN_FILTER_MESSAGE }]);
+    }
     const col = ownReferenceColumn(res, f.path) ?? shapeColumn(res.shape, f.path);
     if (!is(col, PgColumn))
       throw new Error(`${res.def.label}: filter ${f.param} names no column (${f.path})`);

@@ -1,3 +1,4 @@
+import { isDetailPath, seesAllDetails } from '@wfc/contract';
 import { and, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import { profilePictures, profiles } from '../db/schema/index.ts';
@@ -37,6 +38,14 @@ export const pictureRoute = defineRoute({
         ),
       );
     if (!pic) throw notFound('Picture not found');
+    // A picture is personal data: only for those who need to know, and for its own person.
+    if (!seesAllDetails(session, profiles$.def) && isDetailPath(profiles$.def, 'profilePicture')) {
+      const [own] = await services.db
+        .select({ code: profiles.profileCode })
+        .from(profiles)
+        .where(and(eq(profiles.profileCode, pic.profileCode), eq(profiles.userCode, session.userCode)));
+      if (!own) throw notFound('Picture not found');
+    }
     const thumb = params.data.variant === 'thumbnail';
     reply
       .header('Content-Type', thumb ? 'image/webp' : pic.contentType)

@@ -1,4 +1,4 @@
-import type { ParsedListQuery } from '@wfc/contract';
+import { type ParsedListQuery, seesAllDetails } from '@wfc/contract';
 import { and, count, eq, getTableName, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { type ScopedCaller, scopeCondition, widestScope } from '../auth/scopes.ts';
@@ -246,14 +246,24 @@ export async function listRecords(
   const scoped = fullView
     ? reach(res, ctx.session, [res.def.permissions.view])
     : { where: undefined, key: null };
+  // Without the detail fields, the keyword and the sort reach fewer fields: a page of its own.
+  const withoutDetails = !seesAllDetails(ctx.session, res.def);
   const request: PageRequest = {
     res,
     db: ctx.services.db,
     cache: ctx.services.cache,
     tables: cachedListTables(res, filter?.sub),
     // What is listed, for whom and how filtered: a page's key adds the query, a total's the keyword.
-    scope: [res.def.key, fullView ? 'full' : 'lookup', filter?.key ?? null, flags.key || null, scoped.key],
+    scope: [
+      res.def.key,
+      fullView ? 'full' : 'lookup',
+      filter?.key ?? null,
+      flags.key || null,
+      scoped.key,
+      withoutDetails ? 'without-details' : null,
+    ],
     fullView,
+    withoutDetails,
     parentWhere: and(filter?.where, scoped.where),
     flagsWhere: flags.where,
   };
@@ -274,6 +284,8 @@ interface PageRequest {
   scope: CacheKey;
   /** Whether the caller may VIEW the module; without it, the lookup view. */
   fullView: boolean;
+  /** The caller does not see the module's detail fields: they neither search nor sort. */
+  withoutDetails: boolean;
   parentWhere: SQL | undefined;
   flagsWhere: SQL | undefined;
 }
@@ -289,10 +301,13 @@ async function readPage(request: PageRequest, query: Omit<ParsedListQuery, 'flag
     lookup,
     matching,
     codes,
+    withoutDetails: request.withoutDetails,
   });
   const shape = lookup ? lookupShape(res) : query.populate ? res.shape : unpopulated(res.shape);
   // The selector view reaches names alone: its filters could probe fields it may not read.
-  const filtered = lookup ? undefined : filterCondition(res, res.def.filters, query.filters);
+  const filtered = lookup
+    ? undefined
+    : filterCondition(res, res.def.filters, query.filters, request.withoutDetails);
   const offset = (query.page - 1) * query.limit;
   const read = async (where: SQL | undefined, rows?: ReturnType<typeof pageRows>) => {
     const { records } = await fetchRecords(db, res, {

@@ -8,6 +8,7 @@ import {
   RESOURCE_BY_KEY,
   type ResourceKey,
   recordVersion,
+  visibleRecordSchema,
   withArticle,
 } from '@wfc/contract';
 import { and, eq, sql } from 'drizzle-orm';
@@ -17,6 +18,7 @@ import { notFound } from '../http/envelope.ts';
 import { registerUniqueMessage } from '../http/errors.ts';
 import { type ApiRoute, anyOf, defineRoute } from '../http/routes.ts';
 import { exportRecords } from './export.ts';
+import { answerShown, keepHiddenFields, shown, shownResult } from './need-to-know.ts';
 import { fetchOne, fetchRecords, listRecords, reach } from './read.ts';
 import type { AltGetter, AnyResourceDef, ParentFilter, ServerResource } from './server-resource.ts';
 import {
@@ -93,11 +95,11 @@ function readRoutes(res: ServerResource, list: Listing): ApiRoute[] {
       tag,
       access: list.access,
       query: list.query,
-      response: def.recordSchema,
+      response: visibleRecordSchema(def),
       listed: true,
       lookup: list.lookup,
       sortFields: def.sortFields,
-      handler: (ctx) => listRecords(res, ctx),
+      handler: async (ctx) => shownResult(res, ctx.session, await listRecords(res, ctx)),
     }),
     defineRoute({
       method: 'POST',
@@ -108,13 +110,13 @@ function readRoutes(res: ServerResource, list: Listing): ApiRoute[] {
       access: anyOf(def.permissions.view, ...(def.permissions.update ? [def.permissions.update] : [])),
       changes: false,
       body: codeBody(def.code),
-      response: def.recordSchema,
+      response: visibleRecordSchema(def),
       async handler(ctx) {
         // A record beyond the caller's reach is not found, in the words of one that does not exist.
         const { where } = reach(res, ctx.session, [def.permissions.view, def.permissions.update]);
         const record = await fetchOne(ctx.services.db, res, ctx.body, where);
         if (!record) throw notFound(def.messages.notFound);
-        return { message: def.messages.fetched, data: record };
+        return { message: def.messages.fetched, data: shown(res, ctx.session, record) };
       },
     }),
     defineRoute({
@@ -148,7 +150,7 @@ function subListRoute(
     changes: false,
     query: list.query,
     body: codeBody(sub.param),
-    response: def.recordSchema,
+    response: visibleRecordSchema(def),
     listed: true,
     lookup: list.lookup,
     sortFields: def.sortFields,
@@ -159,11 +161,12 @@ function subListRoute(
         sql`select from ${parent.column.table} where ${eq(parent.column, parentCode)}`,
       );
       if (!found) throw notFound(parent.notFound);
-      return listRecords(res, ctx, {
+      const page = await listRecords(res, ctx, {
         where: sub.where(parentCode),
         key: { endpoint: sub.endpoint, code: parentCode },
         sub,
       });
+      return shownResult(res, ctx.session, page);
     },
   });
 }
@@ -179,7 +182,7 @@ function getterRoute(res: ServerResource, getter: AltGetter): ApiRoute {
     access: anyOf(def.permissions.view),
     changes: false,
     body: codeBody(getter.param),
-    response: def.recordSchema,
+    response: visibleRecordSchema(def),
     async handler(ctx) {
       const { where } = reach(res, ctx.session, [def.permissions.view]);
       const { records } = await fetchRecords(ctx.services.db, res, {
@@ -188,7 +191,7 @@ function getterRoute(res: ServerResource, getter: AltGetter): ApiRoute {
       });
       if (!records[0]) throw notFound(def.messages.notFound);
       if (res.attach) await res.attach(ctx.services.db, records, { populate: true });
-      return { message: def.messages.fetched, data: records[0] };
+      return { message: def.messages.fetched, data: shown(res, ctx.session, records[0]) };
     },
   });
 }
@@ -209,9 +212,9 @@ function writeRoutes<D extends AnyResourceDef>(res: ServerResource<D>): ApiRoute
         tag,
         access: anyOf(perms.create),
         body: def.createSchema,
-        response: def.recordSchema,
+        response: visibleRecordSchema(def),
         multipart: res.multipart,
-        handler: (ctx) => createRecord(res, ctx),
+        handler: (ctx) => answerShown(res, ctx.session, () => createRecord(res, ctx)),
       }),
     );
   }
@@ -224,9 +227,10 @@ function writeRoutes<D extends AnyResourceDef>(res: ServerResource<D>): ApiRoute
         tag,
         access: anyOf(perms.update),
         body: def.updateSchema.and(versionBody),
-        response: def.recordSchema,
+        response: visibleRecordSchema(def),
         multipart: res.multipart,
-        handler: (ctx) => updateRecord(res, ctx),
+        prepareBody: (body, { session, services }) => keepHiddenFields(res, services.db, session, body),
+        handler: (ctx) => answerShown(res, ctx.session, () => updateRecord(res, ctx)),
       }),
     );
   }
@@ -239,8 +243,8 @@ function writeRoutes<D extends AnyResourceDef>(res: ServerResource<D>): ApiRoute
         tag,
         access: anyOf(perms.delete),
         body: bulkDeleteSchema,
-        response: z.array(def.recordSchema),
-        handler: (ctx) => deleteRecords(res, ctx),
+        response: z.array(visibleRecordSchema(def)),
+        handler: (ctx) => answerShown(res, ctx.session, () => deleteRecords(res, ctx)),
       }),
     );
   }
@@ -253,8 +257,8 @@ function writeRoutes<D extends AnyResourceDef>(res: ServerResource<D>): ApiRoute
         tag,
         access: anyOf(perms.update),
         body: bulkChangeSchema(def),
-        response: z.array(def.recordSchema),
-        handler: (ctx) => changeRecords(res, ctx),
+        response: z.array(visibleRecordSchema(def)),
+        handler: (ctx) => answerShown(res, ctx.session, () => changeRecords(res, ctx)),
       }),
     );
   }
@@ -267,8 +271,8 @@ function writeRoutes<D extends AnyResourceDef>(res: ServerResource<D>): ApiRoute
         tag,
         access: anyOf(perms.delete),
         body: deleteBody(def.code),
-        response: def.recordSchema,
-        handler: (ctx) => deleteRecord(res, ctx),
+        response: visibleRecordSchema(def),
+        handler: (ctx) => answerShown(res, ctx.session, () => deleteRecord(res, ctx)),
       }),
     );
   }

@@ -1,4 +1,11 @@
-import type { BodyPathOf, PermissionScope, RecordPathOf, ResourceDef, ResourceKey } from '@wfc/contract';
+import type {
+  BodyPathOf,
+  PermissionScope,
+  RecordPathOf,
+  ResourceDef,
+  ResourceKey,
+  Viewer,
+} from '@wfc/contract';
 import { eq, getTableColumns, is, type SQL } from 'drizzle-orm';
 import { type AnyPgColumn, PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
@@ -128,6 +135,11 @@ export interface Reference {
 export interface ResourceHooks<D extends AnyResourceDef, P = unknown> {
   /** Reshapes a fetched record where the response nests deeper than the query can. */
   present?(record: Row): Row;
+  /**
+   * The record as a viewer may see it, where that is not the definition's own need-to-know rule
+   * (an audit entry holds another module's record).
+   */
+  visible?(viewer: Viewer, record: Row): Row;
   /**
    * Slow work that needs no database (decoding an upload), done before the transaction opens so
    * that no transaction waits on it. May refuse the request (throw ApiError).

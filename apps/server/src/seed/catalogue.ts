@@ -40,7 +40,8 @@ export const SKILLS: readonly { title: string; description: string }[] = [
   { title: 'Professionalism', description: 'Conduct that reflects well on the company' },
 ];
 
-const viewAll = ALL_PERMISSION_NAMES.filter((p) => p.startsWith('VIEW_'));
+// Personal data beyond names is for those who need to know it (docs/privacy.md): named where given.
+const viewAll = ALL_PERMISSION_NAMES.filter((p) => p.startsWith('VIEW_') && p !== 'VIEW_PERSONAL_DATA');
 const crud = (...modules: string[]) =>
   ALL_PERMISSION_NAMES.filter((p) =>
     modules.some((m) => p === `CREATE_${m}` || p === `UPDATE_${m}` || p === `DELETE_${m}`),
@@ -79,6 +80,7 @@ export const DEMO_ROLES = {
     permissions: [
       ...viewAll,
       ...crud('USER', 'PROFILE', 'EMPLOYEE', 'DEPARTMENT', 'GENDER'),
+      'VIEW_PERSONAL_DATA',
       'EXPORT_PERSONAL_DATA',
     ],
   },

@@ -26,6 +26,7 @@ import {
   users,
 } from '../../db/schema/index.ts';
 import { ApiError, badRequest, conflict } from '../../http/envelope.ts';
+import { visibleEntry } from '../need-to-know.ts';
 import { defineServerResource, fieldsAt, type Row, textAt, type WriteContext } from '../server-resource.ts';
 
 export const permissions$ = defineServerResource({
@@ -62,6 +63,8 @@ export const audits$ = defineServerResource({
   },
   search: ['action', 'collection', 'user.username'],
   fewValues: ['action', 'collection'],
+  // An entry holds another module's record: that module's need-to-know fields are left out.
+  visible: visibleEntry,
   // An entry is named by what was done, which a few words match in most entries: the audit log's
   // own filters find them.
   searchFields: [],

@@ -271,9 +271,11 @@ describe('employees', () => {
       ),
       'Employee created successfully',
     ).data;
+    // The join date is personal data this role may write but not read back.
+    expect(created).not.toHaveProperty('joinDate');
     expect(await lastAudit(t, 'employees')).toMatchObject({
       action: 'CREATE',
-      after: created,
+      after: { ...created, joinDate: '2024-05-05' },
       userCode: hr.userCode,
     });
 

@@ -459,9 +459,16 @@ describe('profile pictures and lists', () => {
       403,
       'You do not have permission to do this',
     );
-    const viewer = await t.userWith(['VIEW_PROFILES']);
+    const viewer = await t.userWith(['VIEW_PROFILES', 'VIEW_PERSONAL_DATA']);
     expect((await t.app.inject({ method: 'GET', url, headers: { cookie: viewer.cookie } })).statusCode).toBe(
       200,
+    );
+    // A picture is personal data: without VIEW_PERSONAL_DATA it is not found, like a missing one.
+    const noDetails = await t.userWith(['VIEW_PROFILES']);
+    expectError(
+      await t.app.inject({ method: 'GET', url, headers: { cookie: noDetails.cookie } }),
+      404,
+      'Picture not found',
     );
     expectError(
       await t.app.inject({

@@ -84,6 +84,8 @@ export async function company(t: TestApp, admin: string) {
     DELETE_EMPLOYEE: 'team',
     VIEW_PROFILES: 'team',
     UPDATE_PROFILE: 'team',
+    // The team's addresses and pictures: personal data this role needs to know.
+    VIEW_PERSONAL_DATA: 'all',
     VIEW_PERFORMANCES: 'team',
     CREATE_PERFORMANCE: 'team',
     UPDATE_PERFORMANCE: 'team',
