@@ -23,6 +23,7 @@ await build({
     'src/cli/reset-password.ts',
     'src/cli/backup.ts',
     'src/cli/restore.ts',
+    'src/cli/retention-purge.ts',
   ],
   outdir: 'dist',
   entryNames: '[name]',

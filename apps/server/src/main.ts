@@ -2,6 +2,7 @@ import { buildApp } from './app.ts';
 import { startupConfig } from './config/startup.ts';
 import { openDatabase } from './db/client.ts';
 import { exitIfRefused } from './db/data-dir-lock.ts';
+import { type JobQueue, startJobs } from './jobs/queue.ts';
 import { Startup } from './operations/starting.ts';
 import { makeServices, watchChanges } from './services.ts';
 import {
@@ -32,7 +33,8 @@ const handle = await openDatabase({
 }).catch(exitIfRefused);
 // The port opens before the database is prepared; until then the gate answers 503 (starting.ts).
 const startup = new Startup('preparing the database');
-const app = await buildApp(makeServices(handle.db, config, await watchChanges(handle), { startup }));
+const services = makeServices(handle.db, config, await watchChanges(handle), { startup });
+const app = await buildApp(services);
 // Every start says where the data is: the first thing to check when the data looks wrong or gone.
 if (!config.DATABASE_URL) app.log.info(`Embedded database at ${config.DATA_DIR}`);
 for (const message of notices) app.log.warn(message);
@@ -44,6 +46,8 @@ if (config.DATABASE_URL && !config.SECRET_KEY) {
 }
 
 let stopping = false;
+/** The background jobs, once started (after the database is prepared, where JOBS is on). */
+let jobs: Promise<JobQueue | undefined> = Promise.resolve(undefined);
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
@@ -59,6 +63,7 @@ async function shutdown(signal: string) {
   const reaper = setInterval(() => app.server.closeIdleConnections(), 200);
   await app.close();
   clearInterval(reaper);
+  await (await jobs)?.stop();
   await handle.close();
   process.exit(0);
 }
@@ -80,3 +85,13 @@ async function startStep(stage: StartStage, step: () => Promise<unknown>) {
 
 await startStep('listen', () => app.listen({ port: config.PORT, host: config.HOST }));
 if (!stopping) await startStep('database', () => prepareDatabase(handle, config, startup, app.log));
+if (!stopping && config.JOBS) {
+  // Serving goes on without them: the failure is logged, and the next start tries again.
+  jobs = startJobs(
+    { db: handle.db, config, metrics: services.metrics, log: app.log },
+    { databaseUrl: config.DATABASE_URL },
+  ).catch((err: unknown) => {
+    app.log.error({ err }, 'Background jobs could not start: the retention purge will not run');
+    return undefined;
+  });
+}

@@ -8,6 +8,7 @@ import type { Database, DbHandle } from './db/client.ts';
 import { QueryCache, type ReadCheck } from './db/query-cache.ts';
 import { Metrics, type PoolUse } from './http/metrics.ts';
 import { Startup } from './operations/starting.ts';
+import { RETENTION_KIND_NAMES } from './personal-data/retention.ts';
 
 /** What handlers get besides the request: built once per app. */
 export interface Services {
@@ -96,6 +97,7 @@ export function makeServices(
       cache: () => ({ ...cache.stats, bytes: cache.size }),
       sessions: () => sessions.stats,
       pool: poolUse(db),
+      retentionKinds: RETENTION_KIND_NAMES,
     }),
     startup: options.startup ?? new Startup(),
     settle: async () => {

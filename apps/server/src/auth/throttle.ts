@@ -15,7 +15,7 @@ export interface ThrottlePolicy {
 
 const FIRST_BLOCK_MS = 60_000;
 /** How long a successful sign-in keeps its address out of the account-wide count. */
-const KNOWN_ADDRESS_DAYS = 30;
+export const KNOWN_ADDRESS_DAYS = 30;
 
 export interface ThrottleKeys {
   accountAtAddress: string;

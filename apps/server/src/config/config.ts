@@ -122,6 +122,16 @@ const optionalUrl = optionalString.pipe(z.url().optional());
  */
 export const DEFAULT_PG_POOL_SIZE = 10;
 
+/** Days a kind of record is kept; 0 keeps it forever. Empty means unset, not 0. */
+const retentionDays = (fallback: number) =>
+  z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.coerce.number().int().min(0).max(36_500).default(fallback),
+  );
+
+/** Deleted records stay in the recycle bin this many days unless RECYCLE_BIN_DAYS says otherwise. */
+export const DEFAULT_RECYCLE_BIN_DAYS = 30;
+
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('127.0.0.1'),
@@ -170,6 +180,24 @@ const envSchema = z.object({
    * scores (docs/privacy.md).
    */
   ERASURE_EMPLOYEES: z.enum(['anonymise', 'delete']).default('anonymise'),
+  /**
+   * Background jobs (the daily retention purge) run on this instance. Off where an instance must
+   * only answer requests; with several instances, each job runs on one of those that have it on.
+   */
+  JOBS: boolOn,
+  /** The hour (UTC) of the daily retention purge. */
+  RETENTION_PURGE_HOUR: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.coerce.number().int().min(0).max(23).default(3),
+  ),
+  // How long each kind of record is kept, in days (docs/privacy.md, "Retention"); 0 keeps it forever.
+  RETENTION_AUDIT_DAYS: retentionDays(730),
+  RETENTION_SIGN_IN_DAYS: retentionDays(90),
+  RETENTION_SESSION_DAYS: retentionDays(30),
+  /** Counted from the end of a throttle row's window, not from its last attempt. */
+  RETENTION_THROTTLE_DAYS: retentionDays(1),
+  /** How long a deleted record stays in the recycle bin before the purge removes it for good. */
+  RECYCLE_BIN_DAYS: retentionDays(DEFAULT_RECYCLE_BIN_DAYS),
   SESSION_IDLE_MINUTES: z.coerce.number().positive().default(30),
   SESSION_ABSOLUTE_HOURS: z.coerce.number().positive().default(12),
   COOKIE_SECURE: bool,

@@ -19,6 +19,8 @@ export interface MetricSources {
   cache: () => { hits: number; misses: number; bytes: number };
   /** The session cache's counts since it was made. */
   sessions: () => { hits: number; misses: number };
+  /** The retention purge's kinds of record, counted from 0 so that a dashboard sees each at once. */
+  retentionKinds?: readonly string[];
 }
 
 export type SignInOutcome = 'success' | 'failure' | 'throttled';
@@ -47,6 +49,7 @@ export class Metrics {
   private readonly requests: Counter<RequestLabels>;
   private readonly durations: Histogram<RequestLabels>;
   private readonly signIns: Counter<'outcome'>;
+  private readonly purgedRows: Counter<'kind'>;
 
   constructor(sources: MetricSources) {
     const registers = [this.registry];
@@ -71,6 +74,13 @@ export class Metrics {
       registers,
     });
     for (const outcome of SIGN_IN_OUTCOMES) this.signIns.inc({ outcome }, 0);
+    this.purgedRows = new Counter({
+      name: 'wfc_retention_purged_rows_total',
+      help: 'Rows the retention purge deleted on this instance, by kind of record (docs/privacy.md, "Retention")',
+      labelNames: ['kind'],
+      registers,
+    });
+    for (const kind of sources.retentionKinds ?? []) this.purgedRows.inc({ kind }, 0);
     // Always 1: its labels say which release runs on which Node.js, so a dashboard can join them
     // to any other series of the instance (a rolling upgrade shows both releases side by side).
     new Gauge({
@@ -153,6 +163,10 @@ export class Metrics {
 
   signIn(outcome: SignInOutcome) {
     this.signIns.inc({ outcome });
+  }
+
+  retentionPurged(kind: string, rows: number) {
+    this.purgedRows.inc({ kind }, rows);
   }
 
   /** Everything, the process's metrics included, in Prometheus's text format. */

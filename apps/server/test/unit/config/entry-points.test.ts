@@ -5,7 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runEntryPoint } from '../../support/cli.ts';
 
 /** Every way the server's code is started: each reads .env and reports a bad configuration alike. */
-const ENTRY_POINTS = ['main.ts', 'cli/migrate.ts', 'cli/reset-password.ts', 'seed/demo-cli.ts'];
+const ENTRY_POINTS = [
+  'main.ts',
+  'cli/migrate.ts',
+  'cli/reset-password.ts',
+  'cli/retention-purge.ts',
+  'seed/demo-cli.ts',
+];
 
 let cwd: string;
 beforeAll(async () => {
