@@ -7,6 +7,7 @@ export * from './performance-insights.ts';
 export * from './permissions.ts';
 export * from './personal-data.ts';
 export * from './query.ts';
+export * from './recycle-bin.ts';
 export * from './resources/index.ts';
 export { lookupSchema, referenceSchema } from './resources/record-parts.ts';
 export * from './restore.ts';

@@ -175,6 +175,24 @@ export const PERSONAL_TABLES: Readonly<Record<string, PersonalTable>> = {
       created_at: 'personal',
     },
   },
+  // The recycle bin: a deleted record about the person (their profile, an employee record) waits
+  // here, found by its user or by its own code. Its stored rows may hold credentials (a deleted
+  // user's password hash), so only the record as the API answered it is exported.
+  deleted_records: {
+    label: 'Deleted records waiting in the recycle bin',
+    about: 'user',
+    records: 'record_code',
+    columns: {
+      id: false,
+      collection: false,
+      record_code: false,
+      name: 'personal',
+      owner_code: 'link',
+      record: 'personal',
+      rows: 'secret',
+      deleted_at: 'personal',
+    },
+  },
   // Keys name a username and an address tried at sign-in (docs/security.md).
   login_throttle: {
     label: 'Sign-in attempts',
@@ -247,7 +265,7 @@ export const PERSONAL_TABLES: Readonly<Record<string, PersonalTable>> = {
 const PEOPLE = ['users', 'employees', 'profiles'] as const;
 
 /** Tables about people without a foreign key saying so: their entries are written out above. */
-const UNLINKED = ['audits', 'login_throttle'] as const;
+const UNLINKED = ['audits', 'login_throttle', 'deleted_records'] as const;
 
 /**
  * What the catalogue misses or misnames, as `table.column` (or `table` for a table it names that

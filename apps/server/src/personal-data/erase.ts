@@ -6,6 +6,7 @@ import type { Executor } from '../db/client.ts';
 import { rowsOf } from '../db/rows.ts';
 import { ApiError } from '../http/envelope.ts';
 import { assertSomeoneManagesRoles } from '../resources/definitions/access.ts';
+import { forgetInBin } from '../resources/recycle-bin/erasure.ts';
 import { PERSONAL_TABLES } from './catalogue.ts';
 import { aboutCondition, collectPersonalRows, type Person, personCodes, personRecord } from './collect.ts';
 
@@ -173,6 +174,12 @@ export async function erasePerson(
   const count = async (table: string, statement: SQL) => {
     counts[table] = (await rowsOf(tx, sql`${statement} returning 1`)).length;
   };
+  // The bin bypassed: their own deleted records go for good, and others' keep nothing of them.
+  await count(
+    'deleted_records',
+    sql`delete from deleted_records where ${aboutCondition(PERSONAL_TABLES.deleted_records!, person)}`,
+  );
+  await forgetInBin(tx, personCodes(person), (json) => redactValues(json, values));
   const employeeCodes = person.employeeCodes;
   if (employeeCodes.length) {
     await count(

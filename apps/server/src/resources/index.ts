@@ -5,6 +5,7 @@ import { cities$, countries$, states$ } from './definitions/geography.ts';
 import { employees$, profiles$ } from './definitions/people.ts';
 import { departments$, genders$, skills$ } from './definitions/reference.ts';
 import { pictureRoute } from './picture-route.ts';
+import { recycleBinRoutes } from './recycle-bin/routes.ts';
 import { restoreRoute } from './restore.ts';
 import { resourceRoutes } from './routes.ts';
 import { searchRoute } from './search.ts';
@@ -37,4 +38,5 @@ export const registryRoutes = (): ApiRoute[] => [
   pictureRoute,
   searchRoute(SERVER_RESOURCES),
   restoreRoute(SERVER_RESOURCES),
+  ...recycleBinRoutes(SERVER_RESOURCES),
 ];

@@ -9,6 +9,7 @@ import { ApiError, badRequest, conflict, notFound, staleWrite, zodFieldErrors } 
 import type { SessionContext } from '../http/routes.ts';
 import { lookupShape, tableColumnNames } from './list-query.ts';
 import { fetchOne, fetchRecords, reach } from './read.ts';
+import { moveToBin } from './recycle-bin/bin.ts';
 import type {
   AnyResourceDef,
   Dependent,
@@ -294,6 +295,7 @@ async function deleteIn(
     );
   }
   await res.beforeDelete?.(before, wctx);
+  await moveToBin(tx, res, code, before);
   await tx.delete(res.table).where(eq(res.codeColumn, code));
   await recordAudit(tx, {
     action: 'DELETE',

@@ -22,6 +22,8 @@ export const queryKeys = {
     list: (resource: ResourceKey, endpoint: string, parentCode: string, query: PageQuery) =>
       [...REGISTRY, resource, 'list', endpoint, parentCode, query] as const,
     record: (resource: ResourceKey, code: string) => [...REGISTRY, resource, 'record', code] as const,
+    /** A page of a module's recycle bin: under the registry, so a delete or a restore refreshes it. */
+    bin: (resource: ResourceKey, query: PageQuery) => [...REGISTRY, resource, 'bin', query] as const,
     /** The search across modules: under the registry, so that any write refreshes it. */
     search: (keyword: string) => [...REGISTRY, 'search', keyword] as const,
     /** A saved profile picture, turned back into a file for the form. */

@@ -2,6 +2,7 @@ import { RESOURCE_BY_KEY, RESOURCES, type ResourceDef, subListsOf } from '@wfc/c
 import type { ReactNode } from 'react';
 import type { RouteObject } from 'react-router';
 import { RequirePermission } from '../auth/guards';
+import { DeletedRecordsPage } from './bin/DeletedRecordsPage';
 import { EXTENSIONS } from './extensions';
 import { ResourceList } from './list/ResourceList';
 import { ResourceForm } from './record/ResourceForm';
@@ -34,6 +35,12 @@ function routesFor(def: ResourceDef): RouteObject[] {
     routes.push({
       path: `${def.itemSegment}/edit/:code`,
       element: guarded([def.permissions.update], `${def.key}-update`, <Form def={def} mode="update" />),
+    });
+  }
+  if (def.endpoints.delete && def.permissions.delete) {
+    routes.push({
+      path: `${def.listSegment}/deleted`,
+      element: guarded([def.permissions.delete], `${def.key}-deleted`, <DeletedRecordsPage def={def} />),
     });
   }
   for (const sub of subListsOf(def)) {

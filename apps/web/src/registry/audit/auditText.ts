@@ -47,6 +47,8 @@ const ACTIONS: Readonly<Record<AuditAction, string>> = {
   UNAUTHENTICATED: 'Not signed in',
   PERSONAL_DATA_EXPORTED: 'Personal data exported',
   ERASURE: 'Personal data erased',
+  RESTORE: 'Restored from the recycle bin',
+  PURGE: 'Deleted permanently',
 };
 const ACTION_LABELS: ReadonlyMap<string, string> = new Map(Object.entries(ACTIONS));
 

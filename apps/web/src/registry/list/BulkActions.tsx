@@ -180,7 +180,7 @@ function BulkDeleteDialog({ def, open, chosen, onClose, onDone }: DialogProps & 
       open={open}
       id="bulk-delete"
       title={`Delete ${countOf(def, chosen.length)}?`}
-      question={`Are you sure you want to delete ${namesOf(def, chosen)}? All of them are deleted, or none. This cannot be undone.`}
+      question={`Are you sure you want to delete ${namesOf(def, chosen)}? All of them are deleted, or none. They go to the recycle bin, from where they can be restored.`}
       refusalTitle={`The ${def.plural.toLowerCase()} were not deleted`}
       confirmLabel={`Delete ${chosen.length}`}
       busy={remove.isPending}

@@ -12,6 +12,7 @@ import { ScreenHeader } from '../../ui/ScreenHeader';
 import { TableSkeleton } from '../../ui/Skeletons';
 import { LoadingOverlay, TablePager } from '../../ui/TablePager';
 import { nextSort, withKeyword } from '../../ui/tableState/tableUrl';
+import { DeletedRecordsButton } from '../bin/DeletedRecordsButton';
 import { listCrumbs } from '../breadcrumbs';
 import { recordName } from '../format';
 import { type BackTarget, createPath, useBackTarget, useNavigateWithBack, viewPath } from '../paths';
@@ -138,6 +139,7 @@ function ListScreen({ def, subList, parentCode, title, subtitle, back, crumbs, a
           <>
             {/* The export reads the whole module: a sub-list's parent is not one of its filters. */}
             {allowed.view && !subList && <ExportButton def={def} query={query} />}
+            {allowed.delete && !subList && <DeletedRecordsButton def={def} />}
             {allowed.create && (
               <Button
                 variant="contained"

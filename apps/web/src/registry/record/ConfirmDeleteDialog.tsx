@@ -11,7 +11,7 @@ interface Props {
   open: boolean;
   /** 'Delete gender?', 'Delete 3 employees?' */
   title: string;
-  /** 'Are you sure you want to delete "Male"? This cannot be undone.' */
+  /** 'Are you sure you want to delete "Male"? It goes to the recycle bin, ...' */
   question: string;
   /** What a refusal's alert is titled: 'The gender was not deleted'. */
   refusalTitle: string;

@@ -89,7 +89,7 @@ export function DeleteRecordDialog({ def, record, onClose, onDeleted }: Props) {
     <ConfirmDeleteDialog
       open={record !== null}
       title={`Delete ${def.label.toLowerCase()}?`}
-      question={`Are you sure you want to delete "${name}"? This cannot be undone.`}
+      question={`Are you sure you want to delete "${name}"? It goes to the recycle bin, from where it can be restored.`}
       refusalTitle={`The ${def.label.toLowerCase()} was not deleted`}
       outcome="Nothing was deleted."
       busy={remove.isPending}
