@@ -2,7 +2,7 @@ import { buildApp } from './app.ts';
 import { startupConfig } from './config/startup.ts';
 import { openDatabase } from './db/client.ts';
 import { exitIfRefused } from './db/data-dir-lock.ts';
-import { type JobQueue, startJobs } from './jobs/queue.ts';
+import type { JobQueue } from './jobs/queue.ts';
 import { Startup } from './operations/starting.ts';
 import { makeServices, watchChanges } from './services.ts';
 import {
@@ -86,12 +86,17 @@ async function startStep(stage: StartStage, step: () => Promise<unknown>) {
 await startStep('listen', () => app.listen({ port: config.PORT, host: config.HOST }));
 if (!stopping) await startStep('database', () => prepareDatabase(handle, config, startup, app.log));
 if (!stopping && config.JOBS) {
-  // Serving goes on without them: the failure is logged, and the next start tries again.
-  jobs = startJobs(
-    { db: handle.db, config, metrics: services.metrics, log: app.log },
-    { databaseUrl: config.DATABASE_URL },
-  ).catch((err: unknown) => {
-    app.log.error({ err }, 'Background jobs could not start: the retention purge will not run');
-    return undefined;
-  });
+  // Loaded only now, so that the queue's code costs the port nothing. Serving goes on without the
+  // jobs: a failure is logged, and the next start tries again.
+  jobs = import('./jobs/queue.ts')
+    .then(({ startJobs }) =>
+      startJobs(
+        { db: handle.db, config, metrics: services.metrics, log: app.log },
+        { databaseUrl: config.DATABASE_URL },
+      ),
+    )
+    .catch((err: unknown) => {
+      app.log.error({ err }, 'Background jobs could not start: the retention purge will not run');
+      return undefined;
+    });
 }
