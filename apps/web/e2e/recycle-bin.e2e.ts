@@ -55,6 +55,7 @@ describe('Deleted records', () => {
     const confirm = admin.getByRole('dialog', { name: 'Delete department?' });
     await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
     await toast(admin, 'Department deleted successfully').waitFor();
+    await shoot(admin, 'recycle-bin-list');
 
     await admin.getByRole('button', { name: 'Deleted records' }).click();
     await heading(admin, 'Deleted departments').waitFor();

@@ -7,11 +7,12 @@ import {
   profilePictures,
   rolePermissions,
   roles,
+  sessions,
   states,
 } from '../../../src/db/schema/index.ts';
 import { sharedTestApp } from '../../support/app.ts';
 import { expectEnvelope, expectError, expectOk } from '../../support/envelope.ts';
-import { registerUser, scopedRole } from '../scopes/support.ts';
+import { company, PASSWORD, registerUser, scopedRole } from '../scopes/support.ts';
 import { type Json, permissionCodes, pngImage, postMultipart } from './support.ts';
 
 /*
@@ -476,6 +477,67 @@ describe('erasure bypasses the bin', () => {
     expectOk(
       await t.post('RestoreRecord', { module: 'departments', departmentCode: managed.departmentCode }, admin),
       'Department restored successfully',
+    );
+  });
+});
+
+describe('a scoped DELETE permission', () => {
+  it("shows and restores only the records the caller's scope reaches", async () => {
+    const firm = await company(t, admin);
+    expectOk(
+      await t.post('DeleteEmployee', { employeeCode: firm.people.anna.employeeCode }, firm.lena),
+      'Employee deleted successfully',
+    );
+    await t.post('DeleteEmployee', { employeeCode: firm.people.bert.employeeCode }, admin);
+    const seen = expectOk(await bin('employees', firm.lena), 'Deleted records fetched successfully');
+    expect((seen.data as Json[]).map((r) => r.name)).toEqual(['Anna Alpha']);
+    expect(seen.total).toBe(1);
+    expect((await bin('employees', admin)).json().total).toBe(2);
+    expectError(
+      await t.post(
+        'RestoreRecord',
+        { module: 'employees', employeeCode: firm.people.bert.employeeCode },
+        firm.lena,
+      ),
+      403,
+      'You cannot restore or delete this employee: it is outside the records your role reaches',
+    );
+    expectError(
+      await t.post(
+        'PurgeRecord',
+        { module: 'employees', employeeCode: firm.people.bert.employeeCode },
+        firm.lena,
+      ),
+      403,
+      'You cannot restore or delete this employee: it is outside the records your role reaches',
+    );
+    expectOk(
+      await t.post(
+        'RestoreRecord',
+        { module: 'employees', employeeCode: firm.people.anna.employeeCode },
+        firm.lena,
+      ),
+      'Employee restored successfully',
+    );
+  });
+});
+
+describe('a restored user', () => {
+  it('signs in again: sessions ended with the delete stay ended', async () => {
+    const role = await scopedRole(t, admin, 'Bin sign-in', { VIEW_GENDERS: 'all' });
+    const userCode = await registerUser(t, admin, 'bin.signin', role.roleCode);
+    const cookie = await t.login('bin.signin', PASSWORD);
+    expectOk(await t.post('DeleteUser', { userCode }, admin), 'User deleted successfully');
+    expect(Object.keys((await binEntry('users', userCode))?.rows as Json)).toEqual(['users']);
+    expectOk(
+      await t.post('RestoreRecord', { module: 'users', userCode }, admin),
+      'User restored successfully',
+    );
+    expect(await t.handle.db.select().from(sessions).where(eq(sessions.userCode, userCode))).toEqual([]);
+    expectError(await t.get('GetGenders', cookie), 401, 'Not signed in');
+    expectOk(
+      await t.get('GetGenders', await t.login('bin.signin', PASSWORD)),
+      'Genders fetched successfully',
     );
   });
 });
