@@ -6,6 +6,7 @@ import {
   RESTORED_FROM,
   restorable,
   restoreVersionSchema,
+  visibleRecordSchema,
 } from '@wfc/contract';
 import { eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
@@ -13,6 +14,7 @@ import { exists } from '../db/rows.ts';
 import { audits } from '../db/schema/index.ts';
 import { ApiError, badRequest, notFound, zodFieldErrors } from '../http/envelope.ts';
 import { type ApiRoute, anyOf, defineRoute } from '../http/routes.ts';
+import { answerShown, keepHiddenFields } from './need-to-know.ts';
 import type { Row, ServerResource } from './server-resource.ts';
 import { updateBodyOf, updateRecord } from './write.ts';
 
@@ -63,7 +65,7 @@ const restorableOf = (res: ServerResource): Restorable[] => {
 export function restoreRoute(resources: readonly ServerResource[]): ApiRoute {
   const modules = resources.flatMap(restorableOf);
   const byCollection = new Map(modules.map((m) => [m.res.def.listSegment, m]));
-  const [first, ...more] = modules.map((m) => m.res.def.recordSchema);
+  const [first, ...more] = modules.map((m) => visibleRecordSchema(m.res.def));
   if (!first) throw new Error('No module can be restored');
   return defineRoute({
     method: 'POST',
@@ -97,9 +99,16 @@ export function restoreRoute(resources: readonly ServerResource[]): ApiRoute {
       // A record deleted since is not found, rather than stale: there is nothing left to restore.
       const found = await exists(db, sql`select from ${res.table} where ${eq(res.codeColumn, code)}`);
       if (!found) throw notFound(res.def.messages.notFound);
-      const parsed = module.schema.safeParse({ ...updateBodyOf(res, before), [res.def.code]: code });
+      // Fields hidden from the caller (need-to-know) stay as they are now, as in any of their edits.
+      const body = await keepHiddenFields(res, db, ctx.session, {
+        ...updateBodyOf(res, before),
+        [res.def.code]: code,
+      });
+      const parsed = module.schema.safeParse(body);
       if (!parsed.success) throw badRequest('Invalid input', zodFieldErrors(parsed.error));
-      return updateRecord(res, { ...ctx, body: { ...parsed.data, version } }, { [RESTORED_FROM]: auditCode });
+      return answerShown(res, ctx.session, () =>
+        updateRecord(res, { ...ctx, body: { ...parsed.data, version } }, { [RESTORED_FROM]: auditCode }),
+      );
     },
   });
 }

@@ -14,8 +14,9 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { RESOURCE_BY_KEY, type ResourceDef } from '@wfc/contract';
+import { hiddenIn, RESOURCE_BY_KEY, type ResourceDef } from '@wfc/contract';
 import { formatDateTime } from '../../ui/dates';
+import { HiddenValue } from '../../ui/HiddenValue';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { EMPTY_CELL } from '../format';
 import { DEFAULT_TABLE_QUERY } from '../list/listQuery';
@@ -57,6 +58,7 @@ function AuditEntry({ def, mode, record: entry, back }: RecordFormProps<typeof A
     ['Record', entry ? auditRecordLabel(entry) : ''],
     ['Record code', recordCode],
   ];
+  const hidden = hiddenOf(target, entry?.after ?? entry?.before);
   // A create has no before and a delete no after: a column of dashes says nothing.
   const sides = { before: entry?.before != null, after: entry?.after != null };
   return (
@@ -93,6 +95,11 @@ function AuditEntry({ def, mode, record: entry, back }: RecordFormProps<typeof A
         <Typography component="h2" variant="h6" sx={{ mt: 3, mb: 1 }}>
           Changes
         </Typography>
+        {hidden.length > 0 && (
+          <Typography color="text.secondary" sx={{ mb: 1.5 }}>
+            <HiddenValue /> {hidden.join(', ')}: personal data, shown to those who need to know it.
+          </Typography>
+        )}
         {rows.length === 0 ? (
           <Typography color="text.secondary">No record data was kept for this entry.</Typography>
         ) : phone ? (
@@ -102,6 +109,14 @@ function AuditEntry({ def, mode, record: entry, back }: RecordFormProps<typeof A
         )}
       </Paper>
     </Box>
+  );
+}
+
+/** The labels of the audited record's fields that were left out for this viewer (need-to-know). */
+function hiddenOf(target: ResourceDef | undefined, audited: unknown): string[] {
+  if (!target || typeof audited !== 'object' || audited === null) return [];
+  return hiddenIn(target, audited).map(
+    (key) => target.formFields.find((f) => (f.valuePath ?? f.name).split('.')[0] === key)?.label ?? key,
   );
 }
 

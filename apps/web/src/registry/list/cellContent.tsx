@@ -1,10 +1,11 @@
 import type { ColumnDef, ResourceDef } from '@wfc/contract';
 import type { ReactNode } from 'react';
+import { HiddenValue } from '../../ui/HiddenValue';
 import type { RegistryRecord } from '../queries';
 import { ReferenceLink } from '../ReferenceLink';
 import { columnReference } from '../references';
 import { useResourceExtension } from '../resourceExtension';
-import { useCellText } from './cellText';
+import { isHiddenCell, useCellText } from './cellText';
 
 /**
  * What a list cell shows: another record's name (a state's country) as a link to that record's
@@ -15,6 +16,7 @@ export function useCellContent(def: ResourceDef): (row: RegistryRecord, column: 
   const cellText = useCellText(def);
   const { cells } = useResourceExtension(def);
   return (row, column) => {
+    if (isHiddenCell(def, row, column)) return <HiddenValue />;
     const reference = cells?.[column.path] ? undefined : columnReference(row, column);
     return reference ? <ReferenceLink reference={reference} /> : cellText(row, column);
   };

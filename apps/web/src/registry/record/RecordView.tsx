@@ -1,3 +1,4 @@
+import { hiddenIn } from '@wfc/contract';
 import { recordName } from '../format';
 import { useResourceExtension } from '../resourceExtension';
 import { fieldEntry } from './fieldEntries';
@@ -10,9 +11,10 @@ import { ViewFrame } from './ViewFrame';
 export function RecordView({ def, code, record, back }: RecordFormProps) {
   const { recordName: nameOf } = useResourceExtension(def);
   const name = record ? (nameOf ? nameOf(record) : recordName(def, record)) : '';
+  const hidden = record ? hiddenIn(def, record) : [];
   return (
     <ViewFrame def={def} code={code} record={record} back={back} name={name}>
-      <ReadList entries={fieldsFor(def, 'view').map((field) => fieldEntry(field, record))} />
+      <ReadList entries={fieldsFor(def, 'view').map((field) => fieldEntry(field, record, hidden))} />
     </ViewFrame>
   );
 }

@@ -6,6 +6,7 @@ import { type BaseSyntheticEvent, useEffect, useMemo, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useUnsavedInput } from '../../auth/auth';
 import { DiscardDialog } from '../../ui/DiscardDialog';
+import { HiddenValue } from '../../ui/HiddenValue';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { useUnsavedChangesGuard } from '../../ui/useUnsavedChangesGuard';
 import { comparedFieldsOf, compareFields, versionOf } from '../conflict/conflict';
@@ -20,6 +21,8 @@ import { FormFields } from './FormFields';
 import { GeneralErrors, useServerFieldErrors } from './fieldErrors';
 import { RequiredFields } from './fields/required';
 import { dependentsOf, type FormMode, type FormValues, fieldsFor, initialValues, toBody } from './formValues';
+import { schemaWithout, splitHidden } from './hiddenFields';
+import { ReadList } from './ReadList';
 import { formTitle, type RecordFormProps, RecordScreen } from './RecordScreen';
 import { RecordView } from './RecordView';
 import { requiredFieldsOf } from './requiredFields';
@@ -73,8 +76,16 @@ interface EntityFormProps extends RecordFormProps {
 }
 
 function EntityForm({ def, mode, code, record, back, another }: EntityFormProps) {
-  const fields = fieldsFor(def, mode);
-  const schema = mode === 'create' ? def.createSchema : mode === 'update' ? def.updateSchema : undefined;
+  // Fields the user may not see (need-to-know) are neither edited nor sent: the server keeps them.
+  const { shown: fields, hidden } = splitHidden(
+    def,
+    fieldsFor(def, mode),
+    mode === 'update' ? record : undefined,
+  );
+  const schema = schemaWithout(
+    mode === 'create' ? def.createSchema : mode === 'update' ? def.updateSchema : undefined,
+    hidden.map((f) => f.name),
+  );
   const bodyOf = (values: FormValues) => ({
     ...(mode === 'update' ? { [def.code]: code } : {}),
     ...toBody(fields, values),
@@ -178,6 +189,9 @@ function EntityForm({ def, mode, code, record, back, another }: EntityFormProps)
                 )}
               />
             </RequiredFields>
+            {hidden.length > 0 && (
+              <ReadList entries={hidden.map((f) => ({ label: f.label, value: <HiddenValue /> }))} />
+            )}
             <SubmitRow
               submitting={formState.isSubmitting}
               onAnother={another ? () => saveAt(undefined, 'another')() : undefined}

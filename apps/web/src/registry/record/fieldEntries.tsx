@@ -1,5 +1,6 @@
 import { type FormFieldDef, RESOURCE_BY_KEY } from '@wfc/contract';
 import { formatDate } from '../../ui/dates';
+import { HiddenValue } from '../../ui/HiddenValue';
 import { EMPTY_CELL } from '../format';
 import { readPath } from '../paths';
 import type { RegistryRecord } from '../queries';
@@ -8,9 +9,15 @@ import { referenceAt } from '../references';
 import { type ReadEntry, readText, yesNo } from './ReadList';
 
 /** A field of a definition's form as its view reads it off the record. */
-export function fieldEntry(field: FormFieldDef, record: RegistryRecord | undefined): ReadEntry {
+export function fieldEntry(
+  field: FormFieldDef,
+  record: RegistryRecord | undefined,
+  hidden: readonly string[] = [],
+): ReadEntry {
   const at = (path: string | undefined) => readPath(record, path ?? field.name);
   const entry = (value: ReadEntry['value'], wide = false) => ({ label: field.label, value, wide });
+  // Personal data the viewer may not see is said as hidden, not as empty.
+  if (hidden.includes((field.valuePath ?? field.name).split('.')[0] ?? '')) return entry(<HiddenValue />);
   switch (field.kind) {
     case 'select': {
       const reference = field.source
