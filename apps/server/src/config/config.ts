@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { passwordRule } from '@wfc/contract';
+import { passwordRule, RECYCLE_BIN_DEFAULT_DAYS } from '@wfc/contract';
 import { z } from 'zod';
 import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from './common-passwords.ts';
 import { firstPublicAddress } from './trusted-proxies.ts';
@@ -129,9 +129,6 @@ const retentionDays = (fallback: number) =>
     z.coerce.number().int().min(0).max(36_500).default(fallback),
   );
 
-/** Deleted records stay in the recycle bin this many days unless RECYCLE_BIN_DAYS says otherwise. */
-export const DEFAULT_RECYCLE_BIN_DAYS = 30;
-
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('127.0.0.1'),
@@ -197,7 +194,7 @@ const envSchema = z.object({
   /** Counted from the end of a throttle row's window, not from its last attempt. */
   RETENTION_THROTTLE_DAYS: retentionDays(1),
   /** How long a deleted record stays in the recycle bin before the purge removes it for good. */
-  RECYCLE_BIN_DAYS: retentionDays(DEFAULT_RECYCLE_BIN_DAYS),
+  RECYCLE_BIN_DAYS: retentionDays(RECYCLE_BIN_DEFAULT_DAYS),
   SESSION_IDLE_MINUTES: z.coerce.number().positive().default(30),
   SESSION_ABSOLUTE_HOURS: z.coerce.number().positive().default(12),
   COOKIE_SECURE: bool,
