@@ -1,7 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { HIDDEN_FIELD_TEXT } from '@wfc/contract';
+import { HIDDEN_FIELD_TEXT, RESOURCE_BY_KEY } from '@wfc/contract';
 import { describe, expect, it } from 'vitest';
+import { withoutDetailSorting } from '../../src/registry/list/listedDefinition';
 import { ok, renderRegistry, resetScreensAfterEach, SCREEN_TEST_TIMEOUT } from './harness';
 import { findLoadedScreen, readValue } from './loaded';
 
@@ -60,5 +61,17 @@ describe('personal data the user may not see', { timeout: SCREEN_TEST_TIMEOUT },
     const body = api.lastCallTo('UpdateEmployee')?.body ?? {};
     expect(body).toMatchObject({ employeeCode: 'EMP-1', name: 'Dana R. Reyes', version: '4' });
     expect(body).not.toHaveProperty('joinDate');
+  });
+});
+
+describe('withoutDetailSorting', () => {
+  it('leaves the detail columns unsortable and their filters out, and the rest as defined', () => {
+    const def = RESOURCE_BY_KEY.employee;
+    const listed = withoutDetailSorting(def);
+    const sortable = (d: typeof def) => d.columns.flatMap((c) => (c.sortField ? [c.path] : []));
+    expect(sortable(def)).toContain('joinDate');
+    expect(sortable(listed)).toEqual(sortable(def).filter((p) => p !== 'joinDate'));
+    expect(listed.filters.map((f) => f.param)).toEqual(['departmentCode']);
+    expect(withoutDetailSorting(RESOURCE_BY_KEY.department)).toBe(RESOURCE_BY_KEY.department);
   });
 });

@@ -26,6 +26,7 @@ import { BulkBar, offersBulk, useBulkActions } from './BulkActions';
 import { ExportButton } from './ExportButton';
 import { FilterField } from './FilterField';
 import { ListFilters } from './ListFilters';
+import { useListedDefinition } from './listedDefinition';
 import { withFilters } from './listQuery';
 import { RecordTable } from './RecordTable';
 import { RowActions, SelectRowHint } from './RowActions';
@@ -38,7 +39,8 @@ interface Props {
 }
 
 /** The one list screen of every registry module and sub-list, driven by the resource definition. */
-export function ResourceList({ def, subList }: Props) {
+export function ResourceList({ def: defined, subList }: Props) {
+  const def = useListedDefinition(defined);
   return subList ? (
     <SubList def={def} subList={subList} />
   ) : (
