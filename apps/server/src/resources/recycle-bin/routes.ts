@@ -7,11 +7,13 @@ import {
   deletedRecordsQuerySchema,
   PURGE_RECORD_ENDPOINT,
   RESTORE_RECORD_ENDPOINT,
+  visibleRecordSchema,
 } from '@wfc/contract';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { ApiError } from '../../http/envelope.ts';
 import { type ApiRoute, anyOf, defineRoute, type SessionContext } from '../../http/routes.ts';
+import { shownResult } from '../need-to-know.ts';
 import type { ServerResource } from '../server-resource.ts';
 import { listBin, purgeFromBin, restoreFromBin } from './bin.ts';
 
@@ -29,7 +31,7 @@ export function recycleBinRoutes(resources: readonly ServerResource[]): ApiRoute
   const access = anyOf(
     ...binned.flatMap((res) => (res.def.permissions.delete ? [res.def.permissions.delete] : [])),
   );
-  const [first, ...more] = binned.map((res) => res.def.recordSchema);
+  const [first, ...more] = binned.map((res) => visibleRecordSchema(res.def));
   if (!first) throw new Error('No module has a recycle bin');
 
   /** The module a call names, once the caller is known to hold its DELETE permission. */
@@ -73,7 +75,11 @@ export function recycleBinRoutes(resources: readonly ServerResource[]): ApiRoute
         404: 'The record is not in the recycle bin',
         409: 'A value of the record is taken by another one since, or a record it refers to is gone (`data.parent` names it, and whether it is in the bin)',
       },
-      handler: (ctx) => restoreFromBin(moduleFor(ctx, ctx.body.module), ctx, ctx.body.code, moduleOf),
+      async handler(ctx) {
+        const res = moduleFor(ctx, ctx.body.module);
+        // The restored record is answered as its module's views answer it, to those who need to know.
+        return shownResult(res, ctx.session, await restoreFromBin(res, ctx, ctx.body.code, moduleOf));
+      },
     }),
     defineRoute({
       method: 'POST',

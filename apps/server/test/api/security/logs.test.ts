@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { localIsoDate, RESOURCES } from '@wfc/contract';
+import { BIN_RESOURCES, binModuleOf, localIsoDate, RESOURCES } from '@wfc/contract';
 import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -265,6 +265,9 @@ function specialCall(route: ApiRoute): (() => Promise<unknown>) | undefined {
       const gender = (await t.post('GetGenderByCode', { genderCode: entry?.recordCode }, admin)).json().data;
       return send(route, { body: { auditCode: entry?.auditCode, version: gender?.version }, cookie: admin });
     },
+    // A record the set-up's deletes put in the recycle bin: its restore and its permanent delete write.
+    RestoreRecord: () => binCall(route),
+    PurgeRecord: () => binCall(route),
     'oidc/callback': () => send(route, { query: sso.search, cookie: sso.pending }),
     CreateUpdatePerformances: async () => {
       const [employee] = await records('GetEmployees');
@@ -284,6 +287,19 @@ function specialCall(route: ApiRoute): (() => Promise<unknown>) | undefined {
     },
   };
   return byPath[route.path];
+}
+
+/** A call on a record in the bin, one that reaches its write (not a restore refused for a missing parent). */
+async function binCall(route: ApiRoute) {
+  for (const def of BIN_RESOURCES) {
+    const module = binModuleOf(def);
+    const listed = await t.get('GetDeletedRecords', admin, { module });
+    for (const entry of (listed.json().data ?? []) as { recordCode: string }[]) {
+      const res = await send(route, { body: { module, [def.code]: entry.recordCode }, cookie: admin });
+      if (res.statusCode !== 409) return res;
+    }
+  }
+  return undefined;
 }
 
 /** Registry writes, from each module's definition: create and update from a listed record, delete one that nothing refers to. */
