@@ -1,5 +1,6 @@
 import { Controller } from 'react-hook-form';
 import { useRequired } from '../record/fields/required';
+import { HiddenCell } from './HiddenParts';
 import { PictureDropzone } from './PictureDropzone';
 import { Cell, type ProfileFormParts } from './ProfileLayout';
 import { profileInputId } from './profileValues';
@@ -10,11 +11,14 @@ interface Props {
   pictureError?: string;
   /** The user picked another picture: an update sends the picture only then. */
   onPictureChange(): void;
+  /** The picture is personal data the viewer may not see: it can be neither shown nor replaced. */
+  hidden?: boolean;
 }
 
 /** The profile picture across the whole row, the registry's profile form and My profile alike. */
-export function PictureCell({ form, pictureError, onPictureChange }: Props) {
+export function PictureCell({ form, pictureError, onPictureChange, hidden = false }: Props) {
   const required = useRequired('profilePicture');
+  if (hidden) return <HiddenCell label="Profile Picture" wide />;
   return (
     <Cell wide>
       <Controller

@@ -21,11 +21,20 @@ import { SaveFailureAlert, useSaveFailure } from '../record/SaveFailure';
 import { SubmitRow } from '../record/SubmitRow';
 import { UNSAVED_FORM_TEXT, useApplyDraft } from '../record/unsaved';
 import { AddressFields } from './AddressFields';
+import { HiddenSection } from './HiddenParts';
 import { PersonalDetails } from './PersonalDetails';
 import type { PROFILE } from './ProfileForm';
 import type { ProfileFormParts } from './ProfileLayout';
 import { profileConflictPanel } from './profileConflictPanel';
-import { initialProfileValues, PROFILE_FIELDS, type ProfileValues, profileBody } from './profileValues';
+import {
+  type HiddenProfileField,
+  hiddenProfileFields,
+  initialProfileValues,
+  PROFILE_FIELDS,
+  type ProfileValues,
+  profileBody,
+  shownUpdateSchema,
+} from './profileValues';
 import { Notifications, SocialLinks } from './SocialAndNotifications';
 import { useSavedPicture } from './useSavedPicture';
 
@@ -39,10 +48,14 @@ interface Props extends RecordFormProps<typeof PROFILE> {
 
 /**
  * The check the schema cannot make: the body carries a picture only when it changed, but the form
- * must always hold one.
+ * must always hold one, unless the picture is hidden from the user (the stored one is kept).
  */
-const pictureErrors = (v: ProfileValues): FieldErrors<ProfileValues> =>
-  v.profilePicture ? {} : { profilePicture: { type: 'required', message: PROFILE_PICTURE_REQUIRED } };
+const pictureErrors =
+  (hidden: readonly HiddenProfileField[]) =>
+  (v: ProfileValues): FieldErrors<ProfileValues> =>
+    v.profilePicture || hidden.includes('profilePicture')
+      ? {}
+      : { profilePicture: { type: 'required', message: PROFILE_PICTURE_REQUIRED } };
 
 /** The profile's create / update form: its nested address and its picture. */
 export function ProfileEditor({ def, mode, code, record, back, picture, pictureError, onAnother }: Props) {
@@ -50,15 +63,21 @@ export function ProfileEditor({ def, mode, code, record, back, picture, pictureE
   const pictures = useSavedPicture(base, picture, pictureError);
   const pictureChanged = pictures.changed;
   const draft = useDraft<ProfileValues>();
-  const schema = mode === 'create' ? def.createSchema : mode === 'update' ? def.updateSchema : undefined;
+  // Need-to-know: a profile read without its personal details is edited without them. The user
+  // neither sees nor sends them, and the server keeps them as stored.
+  const hidden = useMemo(() => (mode === 'update' ? hiddenProfileFields(record) : []), [mode, record]);
+  const schema = useMemo(
+    () => (mode === 'create' ? def.createSchema : mode === 'update' ? shownUpdateSchema(hidden) : undefined),
+    [mode, def, hidden],
+  );
   const { control, handleSubmit, setValue, setError, getValues, reset, formState, watch } =
     useForm<ProfileValues>({
       defaultValues: initialProfileValues(base, picture),
       resolver: schema
         ? bodyResolver<ProfileValues>(
             schema,
-            (v) => profileBody(v, mode, code, pictureChanged),
-            pictureErrors,
+            (v) => profileBody(v, mode, code, pictureChanged, undefined, hidden),
+            pictureErrors(hidden),
           )
         : undefined,
     });
@@ -66,10 +85,10 @@ export function ProfileEditor({ def, mode, code, record, back, picture, pictureE
   const required = useMemo(() => {
     const empty = initialProfileValues();
     return new Set([
-      ...requiredFields(schema, profileBody(empty, mode, code, false)),
-      ...Object.keys(pictureErrors(empty)),
+      ...requiredFields(schema, profileBody(empty, mode, code, false, undefined, hidden)),
+      ...Object.keys(pictureErrors(hidden)(empty)),
     ]);
-  }, [schema, mode, code]);
+  }, [schema, mode, code, hidden]);
   // A deleted profile created again: what was typed into its form, as this form's unsaved edits.
   useApplyDraft(mode === 'create' ? draft : undefined, reset);
   const serverErrors = useServerFieldErrors(setError, PROFILE_FIELDS);
@@ -94,7 +113,7 @@ export function ProfileEditor({ def, mode, code, record, back, picture, pictureE
       serverErrors.clear();
       failed.clear();
       await save(
-        profileBody(values, mode, code, pictureChanged, mode === 'update' ? version : undefined),
+        profileBody(values, mode, code, pictureChanged, mode === 'update' ? version : undefined, hidden),
         after,
       );
     });
@@ -129,13 +148,22 @@ export function ProfileEditor({ def, mode, code, record, back, picture, pictureE
                 userEditable={mode === 'create'}
                 pictureError={pictures.problem}
                 onPictureChange={pictures.markChanged}
+                hidden={hidden}
               />
               <Divider />
-              <AddressFields form={form} setValue={setValue} />
+              {hidden.includes('address') ? (
+                <HiddenSection title="Address" />
+              ) : (
+                <AddressFields form={form} setValue={setValue} />
+              )}
               <Divider />
-              <SocialLinks form={form} />
+              {hidden.includes('social') ? <HiddenSection title="Social" /> : <SocialLinks form={form} />}
               <Divider />
-              <Notifications form={form} />
+              {hidden.includes('notification') ? (
+                <HiddenSection title="Notifications" />
+              ) : (
+                <Notifications form={form} />
+              )}
             </RequiredFields>
             <SubmitRow
               submitting={formState.isSubmitting}

@@ -1,4 +1,4 @@
-import type { ProfileRecord } from '@wfc/contract';
+import { hiddenIn, type ProfileRecord, profileResource, profileUpdateSchema } from '@wfc/contract';
 import type { FieldPath } from 'react-hook-form';
 import { type ComparedField, compareFields, type FieldChange } from '../conflict/conflict';
 import type { FormMode } from '../record/formValues';
@@ -107,6 +107,33 @@ export function initialProfileValues(record?: ProfileRecord, picture: File | nul
   };
 }
 
+/** A form field a profile's hidden record key stands for: a reference is sent by its code. */
+export type HiddenProfileField = Exclude<keyof ProfileValues, 'firstName' | 'lastName' | 'userCode'>;
+
+/**
+ * The form fields of a profile that came without its personal details (need-to-know): a record
+ * key is sent as its selector sends it (`gender` as `genderCode`), else under its own name. None
+ * for a create form, which has no record yet.
+ */
+export function hiddenProfileFields(record: ProfileRecord | undefined): HiddenProfileField[] {
+  if (!record) return [];
+  return hiddenIn(profileResource, record).map((key) => {
+    const selector = profileResource.formFields.find((f) => f.valuePath?.startsWith(`${key}.`));
+    return (selector?.name.split('.')[0] ?? key) as HiddenProfileField;
+  });
+}
+
+/**
+ * The update schema without the fields the form does not show: they are neither asked for nor
+ * sent, and the server keeps them as stored.
+ */
+export function shownUpdateSchema(hidden: readonly HiddenProfileField[]) {
+  // The picture is a file beside the body, which the schema does not describe.
+  const mask: { [K in Exclude<HiddenProfileField, 'profilePicture'>]?: true } = {};
+  for (const key of hidden) if (key !== 'profilePicture') mask[key] = true;
+  return profileUpdateSchema.omit(mask);
+}
+
 /** The multipart body of CreateProfile / UpdateProfile, bracket keys made by the API client. */
 export function profileBody(
   values: ProfileValues,
@@ -114,6 +141,20 @@ export function profileBody(
   profileCode: string,
   pictureChanged: boolean,
   /** On update, the version the form stands on (optimistic concurrency). */
+  version?: number,
+  /** Fields the form does not show: left out rather than sent empty. */
+  hidden: readonly HiddenProfileField[] = [],
+): Record<string, unknown> {
+  const body = fullProfileBody(values, mode, profileCode, pictureChanged, version);
+  for (const key of hidden) delete body[key];
+  return body;
+}
+
+function fullProfileBody(
+  values: ProfileValues,
+  mode: FormMode,
+  profileCode: string,
+  pictureChanged: boolean,
   version?: number,
 ): Record<string, unknown> {
   const bool = (b: boolean) => (b ? 'true' : 'false');
@@ -164,6 +205,10 @@ export const PROFILE_COMPARED: ComparedField[] = [
   ...NOTIFICATIONS.map((n) => ({ name: `notification.${n.name}`, label: `${n.label} notifications` })),
 ];
 
+/** The compared fields but those hidden from the viewer: both sides lack them, which is no change. */
+export const comparedShown = (hidden: readonly HiddenProfileField[]): ComparedField[] =>
+  PROFILE_COMPARED.filter((f) => !hidden.includes(f.name.split('.')[0] as HiddenProfileField));
+
 /** A saved picture as a conflict compares it: by its thumbnail (which names its version), shown by file name. */
 const savedPicture = (record: ProfileRecord | null | undefined): Option | null =>
   record?.profilePicture
@@ -191,5 +236,11 @@ export function comparableProfile(
 /** What changed between the profile a stale delete was asked for and the profile as it now stands. */
 export function profileChangesSince(row: ProfileRecord, theirs: ProfileRecord): FieldChange[] {
   const base = comparableProfile(initialProfileValues(row), row);
-  return compareFields(PROFILE_COMPARED, base, comparableProfile(initialProfileValues(theirs), theirs), base);
+  const hidden = [...new Set([...hiddenProfileFields(row), ...hiddenProfileFields(theirs)])];
+  return compareFields(
+    comparedShown(hidden),
+    base,
+    comparableProfile(initialProfileValues(theirs), theirs),
+    base,
+  );
 }
