@@ -1,7 +1,10 @@
 import {
   AUDIT_MODULES,
+  DELETED_RECORDS_ENDPOINT,
   filterRangeErrors,
+  PURGE_RECORD_ENDPOINT,
   RESOURCES,
+  RESTORE_RECORD_ENDPOINT,
   RESTORE_VERSION_ENDPOINT,
   type ResourceDef,
   SEARCH_ENDPOINT,
@@ -98,11 +101,14 @@ describe.each(RESOURCES.map((def) => [def.label, def] as const))('%s', (_label, 
 
 describe('the route table', () => {
   it('has no registry route that no definition names', () => {
-    // The search across modules and the restoring of an audited version are built from every
-    // definition, not named by one.
+    // The search across modules, the restoring of an audited version and the recycle bin are built
+    // from every definition, not named by one.
     const named = new Set([
       SEARCH_ENDPOINT,
       RESTORE_VERSION_ENDPOINT,
+      DELETED_RECORDS_ENDPOINT,
+      RESTORE_RECORD_ENDPOINT,
+      PURGE_RECORD_ENDPOINT,
       ...RESOURCES.flatMap((def) => [
         ...Object.values(def.endpoints),
         ...def.listedBy.map((l) => l.endpoint),
