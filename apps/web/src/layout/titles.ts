@@ -16,6 +16,10 @@ export function screenTitle(pathname: string): string | null {
   if (rest.length > 0) return null;
   const list = bySegment((r) => r.listSegment, first);
   if (list && second === undefined) return list.plural;
+  // A module's recycle bin, where it has deletes.
+  if (list?.endpoints.delete && second === 'deleted' && third === undefined) {
+    return `Deleted ${list.plural.toLowerCase()}`;
+  }
   const item = bySegment((r) => r.itemSegment, first);
   if (!item || second === undefined) return null;
   if (second === 'create' && third === undefined) return `Create ${item.label}`;

@@ -18,6 +18,7 @@ describe('screenTitle', () => {
     ['/registry/role/ROLE-1/permissions', 'Role Permissions'],
     ['/registry/country/COUNTRY-1/states', 'Country States'],
     ['/registry/state/STATE-1/cities', 'State Cities'],
+    ['/registry/departments/deleted', 'Deleted departments'],
     ['/performance-snapshot', 'Performance Snapshot'],
   ])('%s is "%s"', (path, title) => {
     expect(screenTitle(path)).toBe(title);
@@ -26,6 +27,7 @@ describe('screenTitle', () => {
   it('has no title for paths that are not screens', () => {
     expect(screenTitle('/registry/nothing')).toBeNull();
     expect(screenTitle('/registry/role/ROLE-1/users')).toBeNull();
+    expect(screenTitle('/registry/audit-logs/deleted')).toBeNull();
     expect(documentTitle('/elsewhere')).toBe('Workforce Console');
     expect(documentTitle('/registry/skills')).toBe('Skills | Workforce Console');
   });
