@@ -294,8 +294,10 @@ describe('employees', () => {
       await t.post('DeleteEmployee', { employeeCode: created.employeeCode }, admin),
       'Employee deleted successfully',
     );
-    expect(del.data).toEqual(created);
-    expect(await lastAudit(t, 'employees')).toMatchObject({ action: 'DELETE', before: created, after: null });
+    // The Administrator sees the join date the creator could not read back.
+    const stored = { ...created, joinDate: '2024-05-05' };
+    expect(del.data).toEqual(stored);
+    expect(await lastAudit(t, 'employees')).toMatchObject({ action: 'DELETE', before: stored, after: null });
     expectError(
       await t.post('DeleteEmployee', { employeeCode: created.employeeCode }, admin),
       404,
