@@ -1,4 +1,5 @@
 export * from './account.ts';
+export * from './api-tokens.ts';
 export * from './envelope.ts';
 export * from './fields.ts';
 export * from './need-to-know.ts';

@@ -44,7 +44,8 @@ export type PermissionName =
   | 'UPDATE_PERFORMANCE'
   | 'VIEW_PERSONAL_DATA'
   | 'EXPORT_PERSONAL_DATA'
-  | 'ERASE_PERSONAL_DATA';
+  | 'ERASE_PERSONAL_DATA'
+  | 'MANAGE_INTEGRATIONS';
 
 export interface PermissionSeed {
   name: PermissionName;
@@ -75,6 +76,7 @@ export const PERMISSION_CATALOGUE: readonly PermissionSeed[] = [
   { name: 'VIEW_PERSONAL_DATA', description: 'View personal data' },
   { name: 'EXPORT_PERSONAL_DATA', description: 'Export personal data' },
   { name: 'ERASE_PERSONAL_DATA', description: 'Erase personal data' },
+  { name: 'MANAGE_INTEGRATIONS', description: 'Manage integrations' },
 ];
 
 export const ALL_PERMISSION_NAMES: readonly PermissionName[] = PERMISSION_CATALOGUE.map((p) => p.name);

@@ -249,6 +249,7 @@ export const mfaRoutes = [
     summary: 'Begins setting up two-factor sign-in: a new secret, as text and as an otpauth:// address',
     tag: 'Account',
     access: sessionAccess,
+    sessionOnly: true,
     duringMfaSetup: true,
     body: startMfaEnrollmentSchema,
     response: mfaEnrollmentSchema,
@@ -287,6 +288,7 @@ export const mfaRoutes = [
       'Turns two-factor sign-in on with a first code from the app; answers 10 single-use recovery codes',
     tag: 'Account',
     access: sessionAccess,
+    sessionOnly: true,
     duringMfaSetup: true,
     body: confirmMfaEnrollmentSchema,
     response: recoveryCodesSchema,
@@ -324,6 +326,7 @@ export const mfaRoutes = [
     summary: 'Turns two-factor sign-in off, with the password and a current code',
     tag: 'Account',
     access: sessionAccess,
+    sessionOnly: true,
     body: disableMfaSchema,
     answers: {
       409: 'Two-factor sign-in is not on, or the role requires it',

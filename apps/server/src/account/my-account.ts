@@ -18,6 +18,7 @@ export const myAccountRoutes = [
     summary: "Changes the signed-in user's password (the current one is asked); ends their other sessions",
     tag: 'Account',
     access: sessionAccess,
+    sessionOnly: true,
     bodyLimit: 16 * 1024,
     body: changeMyPasswordSchema,
     answers: {
@@ -56,6 +57,7 @@ export const myAccountRoutes = [
     summary: "The signed-in user's sessions, most recently used first; `current` marks this one",
     tag: 'Account',
     access: sessionAccess,
+    sessionOnly: true,
     response: mySessionRecordSchema,
     listed: true,
     async handler({ session, services }) {
@@ -69,6 +71,7 @@ export const myAccountRoutes = [
     summary: "Ends one of the signed-in user's sessions (this one too, which signs out)",
     tag: 'Account',
     access: sessionAccess,
+    sessionOnly: true,
     body: endMySessionSchema,
     answers: { 404: 'The user has no session with that code' },
     async handler({ body, session, actor, reply, services }) {
@@ -91,6 +94,7 @@ export const myAccountRoutes = [
     summary: 'Ends every session of the signed-in user but this one',
     tag: 'Account',
     access: sessionAccess,
+    sessionOnly: true,
     async handler({ session, actor, services }) {
       const ended = await services.db.transaction(async (tx) => {
         const rows = await revokeOtherSessions(tx, session.userCode, session.idHash).returning({

@@ -9,6 +9,7 @@ import { attemptSucceeded, giveBackAttempt } from '../auth/throttle.ts';
 import { sessions, users } from '../db/schema/index.ts';
 import { ApiError } from '../http/envelope.ts';
 import { clearSessionCookie, defineRoute, publicAccess, sessionAccess } from '../http/routes.ts';
+import { apiTokenRoutes } from './api-tokens.ts';
 import { mfaEnabled, mfaRoutes, openChallenge } from './mfa.ts';
 import { myAccountRoutes } from './my-account.ts';
 import { oidcRoutes } from './oidc.ts';
@@ -77,6 +78,7 @@ const signInRoutes = [
     summary: 'Sign out: revokes the session and clears the cookie',
     tag: 'Auth',
     access: sessionAccess,
+    sessionOnly: true,
     duringMfaSetup: true,
     changes: true,
     async handler({ session, actor, reply, services }) {
@@ -99,6 +101,7 @@ const signInRoutes = [
     summary: 'The signed-in user, as the login answer gives it, with the session timing',
     tag: 'Auth',
     access: sessionAccess,
+    sessionOnly: true,
     duringMfaSetup: true,
     response: sessionUserSchema,
     async handler({ session, services }) {
@@ -128,4 +131,5 @@ export const authRoutes = [
   ...myAccountRoutes,
   ...userSecurityRoutes,
   ...ssoIdentityRoutes,
+  ...apiTokenRoutes,
 ];

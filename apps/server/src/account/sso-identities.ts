@@ -68,6 +68,7 @@ export const ssoIdentityRoutes = [
     summary: "A user's single sign-on: the rule for linking by name, and the provider accounts linked",
     tag: 'Account',
     access: anyOf('UPDATE_USER'),
+    sessionOnly: true,
     body: userCodeSchema,
     response: userSsoSchema,
     changes: false,
@@ -87,6 +88,7 @@ export const ssoIdentityRoutes = [
       "Links an account of the configured provider (its subject, `sub`) to a user: its single sign-on then reaches this user, whatever the account's name",
     tag: 'Account',
     access: anyOf('UPDATE_USER'),
+    sessionOnly: true,
     body: linkSsoIdentitySchema,
     response: ssoIdentityRecordSchema,
     answers: {
@@ -114,6 +116,7 @@ export const ssoIdentityRoutes = [
     summary: 'Removes a provider account from a user: its single sign-on no longer reaches them',
     tag: 'Account',
     access: anyOf('UPDATE_USER'),
+    sessionOnly: true,
     body: unlinkSsoIdentitySchema,
     answers: { 403: DELEGATION[403], 404: 'No user with that code, or no such account linked to them' },
     async handler({ body, session, actor, services }) {
@@ -146,6 +149,7 @@ export const ssoIdentityRoutes = [
       "Whether a user's first single sign-on may link a provider account by its name: by the role (not for a role that manages access), allowed, or refused",
     tag: 'Account',
     access: anyOf('UPDATE_USER'),
+    sessionOnly: true,
     body: setSsoLinkingSchema,
     response: userSsoSchema,
     answers: DELEGATION,

@@ -66,6 +66,7 @@ export const userSecurityRoutes = [
     summary: "A user's sessions, most recently used first",
     tag: 'Account',
     access: anyOf('UPDATE_USER'),
+    sessionOnly: true,
     body: userCodeSchema,
     response: userSessionRecordSchema,
     listed: true,
@@ -88,6 +89,7 @@ export const userSecurityRoutes = [
     summary: 'Signs a user out everywhere (the caller keeps their own session)',
     tag: 'Account',
     access: anyOf('UPDATE_USER'),
+    sessionOnly: true,
     body: userCodeSchema,
     answers: CHANGE_ANSWERS,
     async handler({ body, session, actor, services }) {
@@ -111,6 +113,7 @@ export const userSecurityRoutes = [
       "Removes a user's second factor and recovery codes; a role that requires one makes them set it up again",
     tag: 'Account',
     access: anyOf('UPDATE_USER'),
+    sessionOnly: true,
     body: userCodeSchema,
     answers: { ...CHANGE_ANSWERS, 409: 'The user has not set up two-factor sign-in' },
     async handler({ body, session, actor, services }) {

@@ -221,6 +221,8 @@ const envSchema = z.object({
   LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().positive().default(50),
   LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().positive().default(20),
   LOGIN_THROTTLE_MINUTES: z.coerce.number().positive().default(15),
+  /** Calls a minute each API token may make on each instance (docs/security.md, "API tokens"). */
+  API_TOKEN_RATE_PER_MINUTE: z.coerce.number().int().positive().max(1_000_000).default(600),
   /**
    * Behind a reverse proxy: the proxies' addresses or CIDR ranges, or the number of proxy hops.
    * Only an address a trusted proxy appended to X-Forwarded-For is believed; trusting whole

@@ -30,17 +30,20 @@ const errorEnvelope = {
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid input (`errors` names each field at fault), or a malformed URL',
-  401: 'Not signed in',
-  403: 'The session lacks a permission this call needs, or a state-changing request came from another site',
+  401: 'Not signed in, or the API token is unknown, revoked or expired',
+  403: 'The session or API token lacks a permission this call needs, the token may not be used from this address or for this call, or a state-changing request came from another site',
   404: 'No record with that code',
   409: 'A conflict: a duplicate, a record still referenced, or a stale version',
   413: 'The body or file is too large',
   414: 'The URL is too long',
   415: 'The body is of a media type the call does not take',
-  429: 'Too many attempts: see Retry-After',
+  429: 'Too many attempts, or too many calls with this API token: see Retry-After',
   500: 'An unexpected error',
   503: 'The database is unavailable, or the server is still starting: see Retry-After',
 };
+
+/** Whether an API token may make this call: every guarded route but those kept for a signed-in user. */
+const tokenMayCall = (r: ApiRoute) => r.access.kind !== 'public' && !r.sessionOnly;
 
 /** The refusals a route can really give, from what it declares. */
 function errorStatuses(r: ApiRoute): number[] {
@@ -48,6 +51,8 @@ function errorStatuses(r: ApiRoute): number[] {
   const statuses = new Set<number>([400, 500, 503]);
   if (r.body) statuses.add(413).add(415);
   if (r.access.kind !== 'public') statuses.add(401).add(403);
+  // An API token's calls are rate-limited per token.
+  if (tokenMayCall(r)) statuses.add(429);
   if (r.method === 'POST') statuses.add(403);
   if (r.path.includes(':')) statuses.add(414);
   if (r.method === 'POST' && r.body && r.path !== 'login') statuses.add(404).add(409);
@@ -65,6 +70,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Performances: 'The Performance Snapshot: daily scores per employee and skill, their averages and export',
   Health: 'Whether the server answers (live), can serve (ready: database reachable, migrations applied)',
   Operations: 'Prometheus metrics, for a scraper holding METRICS_TOKEN',
+  Integrations: 'API tokens for integrations: created, listed and revoked by holders of MANAGE_INTEGRATIONS',
   Search:
     "Records of every module the caller may view, by name, code or another identifier, within the caller's reach",
 };
@@ -79,8 +85,10 @@ function errorResponse(r: ApiRoute, status: number) {
 function describeAccess(route: ApiRoute): string {
   const a = route.access;
   if (a.kind === 'public') return 'Public.';
-  if (a.kind === 'session') return 'Any signed-in user.';
-  return `Needs ${a.kind === 'any' ? 'one of' : 'all of'}: ${a.permissions.join(', ')}.`;
+  const tokens = route.sessionOnly ? ' A signed-in user only: API tokens are refused.' : '';
+  if (a.kind === 'session')
+    return route.sessionOnly ? `Any signed-in user.${tokens}` : 'Any signed-in user or API token.';
+  return `Needs ${a.kind === 'any' ? 'one of' : 'all of'}: ${a.permissions.join(', ')}.${tokens}`;
 }
 
 /** A schema as JSON Schema; a record schema named in the contract becomes a reference to it. */
@@ -226,7 +234,8 @@ export function buildOpenApi(routes: readonly ApiRoute[]) {
           200: { description: 'Done', content: successContent(r) },
           ...Object.fromEntries(errorStatuses(r).map((status) => [status, errorResponse(r, status)])),
         },
-        security: r.access.kind === 'public' ? [] : [{ session: [] }],
+        security:
+          r.access.kind === 'public' ? [] : [{ session: [] }, ...(tokenMayCall(r) ? [{ apiToken: [] }] : [])],
       },
     };
   }
@@ -246,7 +255,15 @@ export function buildOpenApi(routes: readonly ApiRoute[]) {
     servers: [{ url: '/', description: 'This server' }],
     tags,
     components: {
-      securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'sid' } },
+      securitySchemes: {
+        session: { type: 'apiKey', in: 'cookie', name: 'sid' },
+        apiToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'An API token (`wfc_...`) an administrator created under Integrations > API tokens, sent as `Authorization: Bearer`: no cookie and no origin check; rate-limited per token',
+        },
+      },
       schemas: { ...recordComponents(), FieldError: fieldError, ErrorEnvelope: errorEnvelope },
       responses: Object.fromEntries(
         Object.entries(ERROR_DESCRIPTIONS).map(([status, description]) => [

@@ -1,8 +1,9 @@
-import { MFA_SETUP_REQUIRED_MESSAGE } from '@wfc/contract';
+import { API_TOKEN_MESSAGES, MFA_SETUP_REQUIRED_MESSAGE } from '@wfc/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodType, z } from 'zod';
 import { withAuditContext } from '../audit/context.ts';
 import type { AuditActor } from '../audit/recorder.ts';
+import { addressAllowed, bearerToken, resolveApiToken, TokenRateLimiter } from '../auth/api-tokens.ts';
 import { type ActiveSession, resolveSession, sessionCookieOptions } from '../auth/sessions.ts';
 import type { Services } from '../services.ts';
 import { ApiError, zodFieldErrors } from './envelope.ts';
@@ -119,6 +120,12 @@ export interface ApiRoute<
    */
   duringMfaSetup?: boolean;
   /**
+   * Refused (403) to an API token: calls about a person's own account and sessions, users'
+   * sign-in security (passwords, second factors, sessions, single sign-on links), and tokens
+   * themselves. A token that could mint tokens or reset a sign-in would outlive its revocation.
+   */
+  sessionOnly?: boolean;
+  /**
    * Completes the body before it is parsed, from what is stored (an edit by someone who cannot
    * see some fields keeps them as they are). Runs after the access check.
    */
@@ -165,13 +172,57 @@ declare module 'fastify' {
   }
 }
 
+/** One bucket per token, per app instance (auth/api-tokens.ts says why in memory). */
+const tokenLimiters = new WeakMap<Services, TokenRateLimiter>();
+function tokenLimiter(services: Services): TokenRateLimiter {
+  let limiter = tokenLimiters.get(services);
+  if (!limiter) {
+    limiter = new TokenRateLimiter(services.config.API_TOKEN_RATE_PER_MINUTE);
+    tokenLimiters.set(services, limiter);
+  }
+  return limiter;
+}
+
+/**
+ * A call with `Authorization: Bearer`: the token stands for the caller, with its role's
+ * permissions. Both a cookie and a token is refused rather than one silently chosen: whoever
+ * sent both cannot know whose rights the call would have.
+ */
+async function tokenCheck(
+  route: ApiRoute,
+  services: Services,
+  req: FastifyRequest,
+  secret: string,
+  sid?: string,
+) {
+  if (sid) throw new ApiError(400, API_TOKEN_MESSAGES.both);
+  const principal = await resolveApiToken(services.db, secret, new Date(), services.sessions);
+  if (!principal) throw new ApiError(401, API_TOKEN_MESSAGES.invalid);
+  req.session = principal;
+  // The address as the app computes it everywhere: only a trusted proxy's X-Forwarded-For counts.
+  if (!addressAllowed(principal.apiToken.allowedAddresses, req.ip)) {
+    throw new ApiError(403, API_TOKEN_MESSAGES.address);
+  }
+  // Counted before the permission check: refused calls cost the server too.
+  const wait = tokenLimiter(services).take(principal.apiToken.tokenCode);
+  if (wait > 0)
+    throw new ApiError(429, API_TOKEN_MESSAGES.rateLimited, undefined, { 'Retry-After': String(wait) });
+  if (route.sessionOnly) throw new ApiError(403, API_TOKEN_MESSAGES.sessionOnly);
+  if (!allows(route.access, principal.permissions)) {
+    throw new ApiError(403, 'You do not have permission to do this');
+  }
+}
+
 /**
  * Who may call the route is decided in `onRequest`, before the body is read or parsed: an
  * anonymous or unauthorised client cannot make the server parse (or even receive) a large body.
+ * A public route never reads a bearer token (`/api/metrics` has a bearer of its own).
  */
 function accessCheck(route: ApiRoute, services: Services, cookieName: string) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const sid = req.cookies?.[cookieName];
+    const bearer = route.access.kind === 'public' ? undefined : bearerToken(req.headers.authorization);
+    if (bearer !== undefined) return tokenCheck(route, services, req, bearer, sid);
     const { db, sessionPolicy, sessions } = services;
     const session = (sid && (await resolveSession(db, sid, sessionPolicy, new Date(), sessions))) || null;
     req.session = session;

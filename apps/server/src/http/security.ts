@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { API_TOKEN_PREFIX } from '@wfc/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { bearerToken } from '../auth/api-tokens.ts';
 import type { Config } from '../config/config.ts';
 import { ApiError } from './envelope.ts';
 import { API_PREFIX } from './routes.ts';
@@ -61,6 +63,15 @@ export function isCrossSite(
   return origin === 'null';
 }
 
+/**
+ * Pure: an API token call, which the cross-site check leaves alone: it carries no ambient
+ * credential (a browser adds no Authorization header by itself, and a foreign page cannot set one
+ * without a CORS preflight, which allows no such header), so it cannot be forged. With any cookie
+ * it is checked as a browser's request.
+ */
+export const isTokenCall = (headers: { cookie?: string; authorization?: string }) =>
+  !headers.cookie && (bearerToken(headers.authorization)?.startsWith(API_TOKEN_PREFIX) ?? false);
+
 /** For answers that are data, not documents: nothing in them may load or run anything. */
 const DENY_ALL_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'";
 
@@ -92,6 +103,7 @@ export function registerSecurity(app: FastifyInstance, config: Config) {
     // Every state-changing request is checked, whatever its path: one that no route serves is
     // refused below anyway, and no spelling of a path can slip past a test on its prefix.
     if (
+      !isTokenCall(req.headers) &&
       isCrossSite(
         changesState(req.method, req.routeOptions.url),
         req.headers as Record<string, string>,

@@ -76,6 +76,7 @@ export const personalDataRoutes = [
       "Erases one person (by their user, profile or employee record): their user, profile, sessions and sign-in records deleted, their employee records anonymised or deleted (ERASURE_EMPLOYEES), their values in the audit log replaced by '[erased]'",
     tag: 'Personal data',
     access: anyOf('ERASE_PERSONAL_DATA'),
+    sessionOnly: true,
     body: erasePersonalDataSchema,
     answers: {
       400: 'The current password is wrong',
@@ -103,6 +104,7 @@ export const personalDataRoutes = [
     summary: "Everything the console holds about the signed-in user, as ExportPersonalData's ZIP",
     tag: 'Personal data',
     access: sessionAccess,
+    sessionOnly: true,
     produces: 'application/zip',
     handler: (ctx) => sendPersonalData(ctx, { userCode: ctx.session.userCode }),
   }),

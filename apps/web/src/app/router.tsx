@@ -36,6 +36,7 @@ const AccountPage = lazy(() => import('../account/AccountPage').then((m) => ({ d
 const TwoFactorSetupPage = lazy(() =>
   import('../account/TwoFactorSetup').then((m) => ({ default: m.TwoFactorSetupPage })),
 );
+const ApiTokensPage = lazy(() => import('../integrations/ApiTokensPage'));
 // The search across modules, which the shell opens: its library and the definitions load with it.
 const SearchPalette = lazy(() => import('../registry/search/SearchPalette'));
 
@@ -110,6 +111,16 @@ export const appRoutes: RouteObject[] = [
             ),
           },
           { path: 'performance', element: <Navigate to="/performance-snapshot" replace /> },
+          // Integrations has one screen so far: the section opens on it.
+          { path: 'integrations', element: <Navigate to="/integrations/api-tokens" replace /> },
+          {
+            path: 'integrations/api-tokens',
+            element: (
+              <RequirePermission allOf={['MANAGE_INTEGRATIONS']}>
+                <ApiTokensPage />
+              </RequirePermission>
+            ),
+          },
           {
             path: 'my/profile',
             element: (

@@ -28,6 +28,7 @@ import { scrollToHash } from './scroll';
 export const MENU_ITEMS: readonly { label: string; to: string; permission?: string }[] = [
   { label: 'Registry', to: '/registry' },
   { label: 'Performance Snapshot', to: '/performance-snapshot', permission: 'VIEW_PERFORMANCES' },
+  { label: 'Integrations', to: '/integrations', permission: 'MANAGE_INTEGRATIONS' },
 ];
 
 /** After the sections: the signed-in employee's own screens, shown to those who may open them. */

@@ -1,6 +1,7 @@
 import type { SvgIconComponent } from '@mui/icons-material';
 import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
+import HubOutlinedIcon from '@mui/icons-material/HubOutlined';
 import InsightsOutlinedIcon from '@mui/icons-material/InsightsOutlined';
 import Box from '@mui/material/Box';
 import Divider from '@mui/material/Divider';
@@ -14,7 +15,7 @@ import ListSubheader from '@mui/material/ListSubheader';
 import { useTheme } from '@mui/material/styles';
 import Tooltip from '@mui/material/Tooltip';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { Fragment, useCallback, useEffect, useRef, useState } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { useCan } from '../auth/auth';
 import { useVisibleModules } from '../auth/useVisibleModules';
@@ -29,14 +30,27 @@ const WIDE = 264;
 const NARROW = 64;
 
 /**
- * The header's sections the side nav lists after the modules, with their icons; the registry
- * itself is not one of them, its modules being listed one by one.
+ * The header's sections the side nav lists after the modules, each under its heading with its
+ * icon, and its screen when the section has one of its own; the registry itself is not one of
+ * them, its modules being listed one by one.
  */
-const SECTION_ICONS: Readonly<Record<string, SvgIconComponent>> = {
-  '/performance-snapshot': InsightsOutlinedIcon,
+const SECTIONS: Readonly<Record<string, { Icon: SvgIconComponent; heading: string; screen?: NavScreen }>> = {
+  '/performance-snapshot': { Icon: InsightsOutlinedIcon, heading: 'Performance' },
+  '/integrations': {
+    Icon: HubOutlinedIcon,
+    heading: 'Integrations',
+    screen: { label: 'API tokens', to: '/integrations/api-tokens' },
+  },
 };
 
+interface NavScreen {
+  label: string;
+  to: string;
+}
+
 interface NavEntry {
+  /** The list it is shown in. */
+  heading: string;
   label: string;
   to: string;
   Icon: SvgIconComponent;
@@ -53,6 +67,7 @@ function useEntries(): Entries {
   const can = useCan();
   // The paths the Modules screen's cards link to; the layout does not reach into the registry.
   const modules = useVisibleModules().map((r) => ({
+    heading: 'Registry',
     label: r.moduleTitle,
     to: `/registry/${r.listSegment}`,
     Icon: MODULE_ICONS[r.key],
@@ -60,13 +75,14 @@ function useEntries(): Entries {
       first === 'registry' && (second === r.listSegment || second === r.itemSegment),
   }));
   const sections = MENU_ITEMS.flatMap((item) => {
-    const Icon = SECTION_ICONS[item.to];
-    if (!Icon || (item.permission && !can(item.permission))) return [];
+    const section = SECTIONS[item.to];
+    if (!section || (item.permission && !can(item.permission))) return [];
     return [
       {
-        label: item.label,
-        to: item.to,
-        Icon,
+        heading: section.heading,
+        label: section.screen?.label ?? item.label,
+        to: section.screen?.to ?? item.to,
+        Icon: section.Icon,
         active: ([first]: readonly string[]) => `/${first}` === item.to,
       },
     ];
@@ -150,6 +166,13 @@ function EntryLink({
   );
 }
 
+/** Pure: the entries in lists by heading, in the order the headings first come. */
+function groupedByHeading(entries: readonly NavEntry[]): NavEntry[][] {
+  const groups = new Map<string, NavEntry[]>();
+  for (const e of entries) groups.set(e.heading, [...(groups.get(e.heading) ?? []), e]);
+  return [...groups.values()];
+}
+
 function NavLists({ entries: { modules, sections }, collapsed }: { entries: Entries; collapsed: boolean }) {
   const { pathname } = useLocation();
   const segments = pathname.split('/').slice(1);
@@ -176,9 +199,14 @@ function NavLists({ entries: { modules, sections }, collapsed }: { entries: Entr
   );
   return (
     <Box id={LIST_ID} sx={{ display: 'flex', flexDirection: 'column', gap: 1, py: 1 }}>
-      {modules.length > 0 && list(modules, 'Registry')}
-      {modules.length > 0 && sections.length > 0 && <Divider sx={{ mx: 2 }} />}
-      {sections.length > 0 && list(sections, 'Performance')}
+      {[modules, ...groupedByHeading(sections)]
+        .filter((group) => group.length > 0)
+        .map((group, i) => (
+          <Fragment key={group[0]?.heading}>
+            {i > 0 && <Divider sx={{ mx: 2 }} />}
+            {list(group, group[0]?.heading ?? '')}
+          </Fragment>
+        ))}
     </Box>
   );
 }

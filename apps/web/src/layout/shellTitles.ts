@@ -12,6 +12,7 @@ const FIXED: Record<string, string> = {
   '/my/profile': 'My Profile',
   '/my/profile/edit': 'Edit My Details',
   '/my/performance': 'My Performance',
+  '/integrations/api-tokens': 'API Tokens',
 };
 
 export const trimTrailingSlashes = (pathname: string) =>

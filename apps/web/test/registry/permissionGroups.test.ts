@@ -36,9 +36,15 @@ describe('a role’s permissions, grouped by module', () => {
       'Audit Logs',
       'Performance Snapshot',
       'Personal data',
+      'Integrations',
     ]);
-    expect(groups.at(-2)?.names).toEqual(['VIEW_PERFORMANCES', 'CREATE_PERFORMANCE', 'UPDATE_PERFORMANCE']);
-    expect(groups.at(-1)?.names).toEqual(['EXPORT_PERSONAL_DATA', 'ERASE_PERSONAL_DATA']);
+    expect(groups.at(-3)?.names).toEqual(['VIEW_PERFORMANCES', 'CREATE_PERFORMANCE', 'UPDATE_PERFORMANCE']);
+    expect(groups.at(-2)?.names).toEqual([
+      'VIEW_PERSONAL_DATA',
+      'EXPORT_PERSONAL_DATA',
+      'ERASE_PERSONAL_DATA',
+    ]);
+    expect(groups.at(-1)?.names).toEqual(['MANAGE_INTEGRATIONS']);
   });
 
   it('puts a name of no module last, under Other', () => {

@@ -1,4 +1,5 @@
 export * from './access.ts';
+export * from './api-tokens.ts';
 export * from './people.ts';
 export * from './performance.ts';
 export * from './recycle-bin.ts';

@@ -17,6 +17,7 @@ import { revokeOtherSessions } from '../../auth/sessions.ts';
 import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from '../../config/common-passwords.ts';
 import type { Executor } from '../../db/client.ts';
 import {
+  apiTokens,
   audits,
   employees,
   permissions,
@@ -174,7 +175,11 @@ export const roles$ = defineServerResource({
   unique: [
     { constraint: 'roles_name_unique', field: 'roleName', message: 'A role with this name already exists' },
   ],
-  dependents: [{ column: users.roleCode, one: 'user', many: 'users' }],
+  // A revoked token still names its role, so that its list entry keeps saying what it could do.
+  dependents: [
+    { column: users.roleCode, one: 'user', many: 'users' },
+    { column: apiTokens.roleCode, one: 'API token', many: 'API tokens' },
+  ],
   reads: [rolePermissions, permissions],
   listFlags: [
     {

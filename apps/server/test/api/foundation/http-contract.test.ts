@@ -199,7 +199,9 @@ describe('OpenAPI at /api/docs', () => {
       const op = doc.paths[path]?.[r.method.toLowerCase()];
       if (!op) throw new Error(`${r.method} ${path} is not described`);
       expect(op['x-access']).toEqual(r.access);
-      expect(op.security).toEqual(r.access.kind === 'public' ? [] : [{ session: [] }]);
+      // A guarded call takes the session cookie, or an API token unless it is kept for signed-in users.
+      const schemes = r.sessionOnly ? [{ session: [] }] : [{ session: [] }, { apiToken: [] }];
+      expect(op.security).toEqual(r.access.kind === 'public' ? [] : schemes);
       expect(Boolean(op.requestBody)).toBe(Boolean(r.body));
       expect(op.operationId.startsWith(r.path.split('/')[0] ?? '')).toBe(true);
       expect(Object.keys(op.responses)).toContain('200');

@@ -53,6 +53,8 @@ let otherAdminSession: string;
 let mfaUser: { userCode: string; secret: string; challenge: string };
 let enrolling: { cookie: string; secret: string };
 let sso: { search: string; pending: string };
+/** A token made while writes worked, to revoke; its secret must reach no log line. */
+let apiTokenCode: string;
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const cookieValue = (cookie: string) => cookie.slice(cookie.indexOf('=') + 1);
@@ -256,6 +258,19 @@ function specialCall(route: ApiRoute): (() => Promise<unknown>) | undefined {
     ResetUserMfa: () => send(route, { body: { userCode: mfaUser.userCode }, cookie: admin }),
     // One of its three codes, not all: the schema takes exactly one.
     ExportPersonalData: () => send(route, { body: { userCode: mfaUser.userCode }, cookie: admin }),
+    CreateApiToken: async () => {
+      const [role] = await records('GetRoles');
+      return send(route, {
+        body: {
+          name: PLANTED.email,
+          roleCode: role?.roleCode,
+          expiresAt: localIsoDate(new Date(Date.now() + 30 * 86_400_000)),
+          allowedAddresses: [PLANTED.address],
+        },
+        cookie: admin,
+      });
+    },
+    RevokeApiToken: () => send(route, { body: { tokenCode: apiTokenCode }, cookie: admin }),
     ErasePersonalData: () =>
       send(route, { body: { userCode: mfaUser.userCode, currentPassword: ADMIN_PASSWORD }, cookie: admin }),
     // An update the log recorded, and the record's version now: the restore is that update undone.
@@ -482,6 +497,16 @@ beforeAll(async () => {
   secrets.set('OpenID authorization code', back.searchParams.get('code') ?? '');
   secrets.set('OpenID state', back.searchParams.get('state') ?? '');
   rememberCookie('pending single sign-on', pending);
+
+  const [role] = await records('GetRoles');
+  const created = await t.post(
+    'CreateApiToken',
+    { name: 'Planted integration', roleCode: role?.roleCode, noExpiry: true },
+    admin,
+  );
+  apiTokenCode = created.json().data.tokenCode;
+  secrets.set('API token', created.json().data.token);
+  secrets.set("API token's hash", sha256(created.json().data.token));
 
   await refuseEveryWrite();
   lines.length = 0;

@@ -14,6 +14,7 @@ const OTHER_MODULES: ReadonlyMap<string, string> = new Map([
   ['security', 'Security'],
   ['performances', 'Performance Snapshot'],
   ['demo data', 'Demo data'],
+  ['api tokens', 'API tokens'],
 ]);
 
 /** The registry module an entry is about, if it is about one. */
@@ -49,6 +50,8 @@ const ACTIONS: Readonly<Record<AuditAction, string>> = {
   ERASURE: 'Personal data erased',
   RESTORE: 'Restored from the recycle bin',
   PURGE: 'Deleted permanently',
+  API_TOKEN_CREATED: 'API token created',
+  API_TOKEN_REVOKED: 'API token revoked',
 };
 const ACTION_LABELS: ReadonlyMap<string, string> = new Map(Object.entries(ACTIONS));
 

@@ -22,6 +22,7 @@ export const OTHER_MODULE = 'Other';
 const SECTIONS: readonly { module: string; suffixes: readonly string[] }[] = [
   { module: 'Performance Snapshot', suffixes: ['_PERFORMANCE', '_PERFORMANCES'] },
   { module: 'Personal data', suffixes: ['_PERSONAL_DATA'] },
+  { module: 'Integrations', suffixes: ['_INTEGRATIONS'] },
 ];
 
 const moduleOf = (name: string): string =>
