@@ -2,6 +2,7 @@ import { PERFORMANCE_SORT_FIELDS } from '@wfc/contract';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/app.ts';
+import { resolveApiToken } from '../../../src/auth/api-tokens.ts';
 import { resolveSession } from '../../../src/auth/sessions.ts';
 import { testConfig } from '../../../src/config/config.ts';
 import { QueryCache } from '../../../src/db/query-cache.ts';
@@ -77,6 +78,19 @@ describe('every kept read declares every table it reads', () => {
     const id = t.admin.slice(t.admin.indexOf('=') + 1);
     const session = await resolveSession(t.handle.db, id, t.services.sessionPolicy, new Date(), checked);
     expect(session?.username).toBe('admin');
+    expect(checked.stats.misses).toBe(1);
+  });
+
+  it('for the token lookup every API token call makes', async () => {
+    const [role] = (await get('GetRoles', { limit: '1' })).json().data as { roleCode: string }[];
+    const created = await t.post(
+      'CreateApiToken',
+      { name: 'Reads check', roleCode: role?.roleCode, noExpiry: true },
+      t.admin,
+    );
+    const checked = new QueryCache(undefined, 1024 * 1024, declaredReadsCheck(t.handle.explain));
+    const principal = await resolveApiToken(t.handle.db, created.json().data.token, new Date(), checked);
+    expect(principal?.username).toBe('Reads check');
     expect(checked.stats.misses).toBe(1);
   });
 
