@@ -1,4 +1,4 @@
-import { listQuerySchema, type ParsedListQuery } from '@wfc/contract';
+import { listQuerySchema, type ParsedListQuery, VIEW_PERSONAL_DATA } from '@wfc/contract';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Database } from '../../src/db/client.ts';
@@ -78,10 +78,10 @@ export async function answerList(db: Database, req: ListRequest, previous = fals
   }
   const ctx = {
     query,
-    // Held for all records: the lists as an unscoped caller sees them.
+    // Held for all records, personal details included: the lists as an unscoped caller sees them.
     session: {
       userCode: 'bench',
-      permissions: new Set(req.lookup ? [] : [req.res.def.permissions.view]),
+      permissions: new Set(req.lookup ? [] : [req.res.def.permissions.view, VIEW_PERSONAL_DATA]),
       scopes: new Map(),
     },
     services: { db, cache: new QueryCache(undefined) },

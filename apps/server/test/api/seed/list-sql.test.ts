@@ -1,4 +1,4 @@
-import { listQuerySchema, type ParsedListQuery } from '@wfc/contract';
+import { listQuerySchema, type ParsedListQuery, VIEW_PERSONAL_DATA } from '@wfc/contract';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { answerList, type ListRequest, parseListQuery } from '../../../bench/lib/capture.ts';
@@ -101,7 +101,8 @@ function auditedList(req: ListRequest) {
     query: parseListQuery(req),
     session: {
       userCode: 'USER-TEST',
-      permissions: new Set(req.lookup ? [] : [req.res.def.permissions.view]),
+      // Every field searched, as the previous formulation searched them (need-to-know aside).
+      permissions: new Set(req.lookup ? [] : [req.res.def.permissions.view, VIEW_PERSONAL_DATA]),
       scopes: new Map(),
     },
     services: t.services,
