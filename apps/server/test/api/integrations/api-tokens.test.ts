@@ -303,11 +303,25 @@ describe('a call with a token', () => {
     }[];
     expect(listed.find((r) => r.tokenCode === expiring.tokenCode)?.status).toBe('expired');
 
-    const { token } = await tokenWith(['VIEW_GENDERS']);
+    const { token } = await tokenWith(['VIEW_GENDERS', 'CREATE_GENDER']);
     expectError(
       await call(token, 'GET', 'GetGenders', undefined, { headers: { cookie: admin } }),
       400,
       API_TOKEN_MESSAGES.both,
+    );
+    // With a cookie the call is a browser's: the origin check applies before anything else.
+    expectError(
+      await call(
+        token,
+        'POST',
+        'CreateGender',
+        { genderName: 'Forged' },
+        {
+          headers: { cookie: admin, origin: 'https://elsewhere.example' },
+        },
+      ),
+      403,
+      'Cross-site request refused',
     );
   });
 
