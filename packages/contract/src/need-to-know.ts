@@ -76,18 +76,30 @@ export function hiddenIn(def: Definition, record: object): string[] {
   return def.personal ? detailFields(def).filter((k) => !(k in record)) : [];
 }
 
+const visibleSchemas = new WeakMap<z.ZodType, z.ZodType>();
+
 /**
  * The record as answers describe it: detail fields may be absent, for callers who do not see
- * them. Strict still, so a field nobody declared fails the API tests.
+ * them. Strict still, so a field nobody declared fails the API tests. One schema per definition,
+ * named in the API description as the record was (`ProfileRecord`): every answer uses this one.
  */
 export function visibleRecordSchema<R extends z.ZodType>(def: { recordSchema: R } & Definition): R {
   const keys = detailFields(def);
   const schema = def.recordSchema;
   if (!keys.length || !(schema instanceof z.ZodObject)) return schema;
+  const known = visibleSchemas.get(schema);
+  if (known) return known as unknown as R;
   const optional = Object.fromEntries(
     keys.flatMap((k) => (schema.shape[k] ? [[k, schema.shape[k].optional()]] : [])),
   );
-  return schema.extend(optional) as unknown as R;
+  const visible = schema.extend(optional);
+  const named = z.globalRegistry.get(schema);
+  if (named) {
+    z.globalRegistry.remove(schema);
+    z.globalRegistry.add(visible, named);
+  }
+  visibleSchemas.set(schema, visible);
+  return visible as unknown as R;
 }
 
 /**

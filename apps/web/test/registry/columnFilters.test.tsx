@@ -30,14 +30,19 @@ resetScreensAfterEach();
 describe('column filters', { timeout: SCREEN_TEST_TIMEOUT }, () => {
   it('send the department chosen by name and the join dates as query parameters', async () => {
     const user = userEvent.setup();
-    const api = renderRegistry('/registry/employees', ['VIEW_EMPLOYEES', 'VIEW_DEPARTMENTS'], {
-      GetEmployees: ok([EMPLOYEE], 'Employees fetched successfully', 1),
-      GetDepartments: DEPARTMENTS,
-      GetDepartmentByCode: ok(
-        { departmentCode: 'DEPT-2', name: 'Support' },
-        'Department fetched successfully',
-      ),
-    });
+    // The join date is personal data: its filters are for those who may see it.
+    const api = renderRegistry(
+      '/registry/employees',
+      ['VIEW_EMPLOYEES', 'VIEW_DEPARTMENTS', 'VIEW_PERSONAL_DATA'],
+      {
+        GetEmployees: ok([EMPLOYEE], 'Employees fetched successfully', 1),
+        GetDepartments: DEPARTMENTS,
+        GetDepartmentByCode: ok(
+          { departmentCode: 'DEPT-2', name: 'Support' },
+          'Department fetched successfully',
+        ),
+      },
+    );
     expect(await screen.findByRole('cell', { name: 'Ada Lovelace' })).toBeTruthy();
     const filters = screen.getByRole('search', { name: 'Filters' });
     await user.click(within(filters).getByLabelText('Department'));
@@ -76,12 +81,23 @@ describe('column filters', { timeout: SCREEN_TEST_TIMEOUT }, () => {
   });
 
   it('offers no reference filter to whoever may not view that module', async () => {
-    renderRegistry('/registry/employees', ['VIEW_EMPLOYEES'], {
+    renderRegistry('/registry/employees', ['VIEW_EMPLOYEES', 'VIEW_PERSONAL_DATA'], {
       GetEmployees: ok([EMPLOYEE], 'Employees fetched successfully', 1),
     });
     expect(await screen.findByRole('cell', { name: 'Ada Lovelace' })).toBeTruthy();
     const filters = screen.getByRole('search', { name: 'Filters' });
     expect(within(filters).queryByLabelText('Department')).toBeNull();
     expect(within(filters).getByLabelText('Joined from')).toBeTruthy();
+  });
+
+  it('offers no filter on personal data the user may not see', async () => {
+    renderRegistry('/registry/employees', ['VIEW_EMPLOYEES', 'VIEW_DEPARTMENTS'], {
+      GetEmployees: ok([EMPLOYEE], 'Employees fetched successfully', 1),
+    });
+    expect(await screen.findByRole('cell', { name: 'Ada Lovelace' })).toBeTruthy();
+    const filters = screen.getByRole('search', { name: 'Filters' });
+    expect(within(filters).getByLabelText('Department')).toBeTruthy();
+    expect(within(filters).queryByLabelText('Joined from')).toBeNull();
+    expect(within(filters).queryByLabelText('Joined to')).toBeNull();
   });
 });

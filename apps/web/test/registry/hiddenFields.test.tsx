@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { HIDDEN_FIELD_TEXT, RESOURCE_BY_KEY } from '@wfc/contract';
+import { HIDDEN_FIELD_TEXT, RESOURCE_BY_KEY, type ResourceDef } from '@wfc/contract';
 import { describe, expect, it } from 'vitest';
 import { withoutDetailSorting } from '../../src/registry/list/listedDefinition';
 import { ok, renderRegistry, resetScreensAfterEach, SCREEN_TEST_TIMEOUT } from './harness';
@@ -66,7 +66,7 @@ describe('personal data the user may not see', { timeout: SCREEN_TEST_TIMEOUT },
 
 describe('withoutDetailSorting', () => {
   it('leaves the detail columns unsortable and their filters out, and the rest as defined', () => {
-    const def = RESOURCE_BY_KEY.employee;
+    const def: ResourceDef = RESOURCE_BY_KEY.employee;
     const listed = withoutDetailSorting(def);
     const sortable = (d: typeof def) => d.columns.flatMap((c) => (c.sortField ? [c.path] : []));
     expect(sortable(def)).toContain('joinDate');

@@ -111,12 +111,18 @@ export const AUDIT_ACTIONS = [
   'UNAUTHENTICATED',
   'PERSONAL_DATA_EXPORTED',
   'ERASURE',
+  'API_TOKEN_CREATED',
+  'API_TOKEN_REVOKED',
+  'RESTORE',
+  'PURGE',
+  'RETENTION_PURGE',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /**
  * The modules audit records name: each registry module's list segment (a test checks that every
- * written one is here), sign-in, refused requests, the performance grid and the demo data load.
+ * written one is here), sign-in, refused requests, the performance grid, the demo data load and the
+ * retention purge.
  */
 export const AUDIT_MODULES = [
   'auth',
@@ -133,6 +139,8 @@ export const AUDIT_MODULES = [
   'employees',
   'performances',
   'demo data',
+  'api tokens',
+  'retention',
 ] as const;
 
 export const auditResource = defineResource({

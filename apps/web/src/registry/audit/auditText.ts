@@ -15,6 +15,7 @@ const OTHER_MODULES: ReadonlyMap<string, string> = new Map([
   ['performances', 'Performance Snapshot'],
   ['demo data', 'Demo data'],
   ['api tokens', 'API tokens'],
+  ['retention', 'Retention'],
 ]);
 
 /** The registry module an entry is about, if it is about one. */
@@ -50,6 +51,7 @@ const ACTIONS: Readonly<Record<AuditAction, string>> = {
   ERASURE: 'Personal data erased',
   RESTORE: 'Restored from the recycle bin',
   PURGE: 'Deleted permanently',
+  RETENTION_PURGE: 'Old records purged',
   API_TOKEN_CREATED: 'API token created',
   API_TOKEN_REVOKED: 'API token revoked',
 };
