@@ -210,7 +210,9 @@ describe(`the first start on ${onPostgres ? 'PostgreSQL' : 'the embedded databas
       // The request pool's, and the job queue's own (docs/operations.md, "Background jobs").
       const named = new Set(names.rows.map((r) => r.application_name));
       expect(named).toContain(APPLICATION_NAME);
-      expect([...named].filter((n) => n !== APPLICATION_NAME && n !== `${APPLICATION_NAME} jobs`)).toEqual([]);
+      expect([...named].filter((n) => n !== APPLICATION_NAME && n !== `${APPLICATION_NAME} jobs`)).toEqual(
+        [],
+      );
     }
     expect(await server.stop()).toBe(0);
   });
