@@ -97,7 +97,8 @@ function defaultRow(res: ServerResource, input: object): Row {
 /** A browser sends an empty file part when no file was chosen: that is no file. */
 const uploadOf = (ctx: SessionContext) => ctx.files?.find((f) => f.data.length > 0);
 
-function writeContext(
+/** What a definition's hooks are given about the write under way (the bin's restore too). */
+export function writeContext(
   ctx: SessionContext,
   tx: Executor,
   scope: PermissionScope,

@@ -19,6 +19,7 @@ import type { SessionContext } from '../../http/routes.ts';
 import { fetchOne, reach } from '../read.ts';
 import type { Row, ServerResource } from '../server-resource.ts';
 import { textAt } from '../server-resource.ts';
+import { writeContext } from '../write.ts';
 import { parentsOf, type StoredRows, storedRows, writeBack } from './rows.ts';
 
 /**
@@ -240,7 +241,7 @@ export async function restoreFromBin(
     const { scope } = reach(res, ctx.session, [res.def.permissions.delete]);
     const record = await fetchOne(tx, res, code);
     if (!record) throw new Error(`${res.def.label} ${code} was not restored`);
-    await res.authorize?.(undefined, writeContextOf(ctx, tx, scope ?? 'all'), record);
+    await res.authorize?.(undefined, writeContext(ctx, tx, scope ?? 'all'), record);
     await recordAudit(tx, {
       action: 'RESTORE',
       collection: res.def.listSegment,
@@ -250,18 +251,6 @@ export async function restoreFromBin(
     });
     return { message: restoredMessage(res.def), data: record };
   });
-}
-
-function writeContextOf(ctx: SessionContext, tx: Executor, scope: 'all' | 'team' | 'own') {
-  return {
-    tx,
-    services: ctx.services,
-    actor: ctx.actor,
-    permissions: ctx.session.permissions,
-    scopes: ctx.session.scopes,
-    scope,
-    sessionIdHash: ctx.session.idHash,
-  };
 }
 
 /** `PurgeRecord`: the record's bin entry, and with it every row it kept, gone for good. */
