@@ -17,6 +17,7 @@ export async function loadSessionUsers(db: Executor, userCodes: string[]): Promi
       roleName: roles.roleName,
       roleDescription: roles.roleDescription,
       requireMfa: roles.requireMfa,
+      roleExternalId: roles.externalId,
       mfaEnabledAt: userMfa.enabledAt,
       roleCreatedAt: roles.createdAt,
       roleUpdatedAt: roles.updatedAt,
@@ -59,6 +60,7 @@ export async function loadSessionUsers(db: Executor, userCodes: string[]): Promi
         roleName: r.roleName,
         roleDescription: r.roleDescription,
         requireMfa: r.requireMfa,
+        externalId: r.roleExternalId,
         createdAt: r.roleCreatedAt.toISOString(),
         updatedAt: r.roleUpdatedAt.toISOString(),
         rolePermissions: held.map((p) => ({

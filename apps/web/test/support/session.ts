@@ -21,6 +21,7 @@ export function sessionUser(
       roleName: 'Tester',
       roleDescription: null,
       requireMfa: false,
+      externalId: null,
       createdAt: '2024-01-01T00:00:00.000Z',
       updatedAt: '2024-01-01T00:00:00.000Z',
       rolePermissions: permissions.map((p, i) => ({ permissionCode: `PERM-${i}`, permissionName: p })),

@@ -36,6 +36,8 @@ export const roleRecordSchema = z.strictObject({
   roleDescription: nullableText,
   /** Its users must sign in with a second factor (docs/product.md, My account). */
   requireMfa: z.boolean(),
+  /** The identity provider's id for the group the role stands for (provisioning). */
+  externalId: nullableText,
   rolePermissions: z.array(permissionRefSchema),
   /** How far the role holds each of its permissions, by permission code (`all` where unscopable). */
   permissionScopes: z.record(text, permissionScopeSchema),
@@ -47,6 +49,10 @@ export const userRecordSchema = z.strictObject({
   username: text,
   email: text,
   role: referenceSchema('roleCode', 'roleName'),
+  /** A disabled user cannot sign in; their sessions and API tokens stop working. */
+  active: z.boolean(),
+  /** The identity provider's id for the user, kept from provisioning. */
+  externalId: nullableText,
   ...versioned,
 });
 
@@ -347,6 +353,9 @@ export const userResource = defineResource({
       username: 'name',
       email: 'detail',
       role: false,
+      active: false,
+      // The identity provider's id says nothing of the person beyond the username.
+      externalId: false,
       ...versionedNotPersonal,
     },
   },

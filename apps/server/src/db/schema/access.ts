@@ -34,6 +34,8 @@ export const roles = pgTable(
     roleDescription: text('role_description'),
     /** Its users must sign in with a second factor; without one they may only enrol. */
     requireMfa: boolean('require_mfa').notNull().default(false),
+    /** The identity provider's id for the group this role stands for (SCIM `externalId`). */
+    externalId: text('external_id'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     version: version(),
@@ -78,6 +80,10 @@ export const users = pgTable(
      * (`SSO_LINKING` in the contract); 'role' decides by the user's role when it happens.
      */
     ssoLinking: text('sso_linking', { enum: SSO_LINKING }).notNull().default('role'),
+    /** A disabled user cannot sign in, has no sessions, and their API tokens do not work. */
+    active: boolean('active').notNull().default(true),
+    /** The identity provider's id for the user, kept from provisioning (SCIM `externalId`). */
+    externalId: text('external_id'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     version: version(),
@@ -86,6 +92,7 @@ export const users = pgTable(
     uniqueIndex('users_username_unique').on(lower(t.username)),
     uniqueIndex('users_email_unique').on(lower(t.email)),
     index('users_role').on(t.roleCode),
+    uniqueIndex('users_external_id_unique').on(t.externalId),
     index('users_username_trgm').using('gin', trgm(t.username)),
     index('users_email_trgm').using('gin', trgm(t.email)),
   ],

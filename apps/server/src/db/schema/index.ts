@@ -4,3 +4,4 @@ export * from './people.ts';
 export * from './performance.ts';
 export * from './recycle-bin.ts';
 export * from './reference.ts';
+export * from './webhooks.ts';

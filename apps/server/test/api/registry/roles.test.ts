@@ -39,6 +39,7 @@ describe('CreateRole and GetRoleByCode', () => {
       roleName: 'Gender clerk',
       roleDescription: 'Keeps genders',
       requireMfa: false,
+      externalId: null,
       rolePermissions: [
         { permissionCode: viewGenders, permissionName: 'VIEW_GENDERS' },
         { permissionCode: createGender, permissionName: 'CREATE_GENDER' },

@@ -50,6 +50,8 @@ describe('register', () => {
       username: 'grace',
       email: 'Grace@Example.com',
       role: { roleCode: plainRoleCode, roleName: 'Plain' },
+      active: true,
+      externalId: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
       version: 1,
