@@ -16,3 +16,4 @@ export * from './return-path.ts';
 export * from './scopes.ts';
 export * from './search.ts';
 export * from './session.ts';
+export * from './webhooks.ts';
