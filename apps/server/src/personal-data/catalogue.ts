@@ -40,6 +40,9 @@ export const PERSONAL_TABLES: Readonly<Record<string, PersonalTable>> = {
       password_hash: 'secret',
       role_code: false,
       sso_linking: false,
+      active: false,
+      // The identity provider's id for the person: it identifies them as their username does.
+      external_id: 'personal',
       ...times,
     },
   },
