@@ -22,6 +22,8 @@ export const API_TOKEN_MESSAGES = {
   invalid: 'The API token is unknown, revoked or expired',
   /** 403 on a call no token may make. */
   sessionOnly: 'An API token cannot make this call: it needs a signed-in user',
+  /** 403: the user who created the token is disabled; enabling them makes it work again. */
+  creatorDisabled: "The API token's creator is disabled",
   /** 403 from an address outside the token's list. */
   address: 'The API token may not be used from this address',
   /** 400 when both credentials come with one request. */

@@ -12,7 +12,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { recordAudit } from '../audit/recorder.ts';
 import { loadSecretKey, open, type SecretKey, seal } from '../auth/secret-box.ts';
 import { hashSessionId, newSessionId, sessionCookieOptions } from '../auth/sessions.ts';
-import { type Attempt, attemptSucceeded } from '../auth/throttle.ts';
+import { type Attempt, attemptSucceeded, giveBackAttempt } from '../auth/throttle.ts';
 import { hashRecoveryCode, matchTotp, newRecoveryCodes, newTotpSecret, otpauthUrl } from '../auth/totp.ts';
 import type { Executor } from '../db/client.ts';
 import { mfaChallenges, mfaRecoveryCodes, roles, userMfa, users } from '../db/schema/index.ts';
@@ -20,7 +20,14 @@ import { ApiError, badRequest, conflict } from '../http/envelope.ts';
 import { defineRoute, publicAccess, sessionAccess } from '../http/routes.ts';
 import type { Services } from '../services.ts';
 import { recordAccountEvent } from './events.ts';
-import { answeredOrGivenBack, confirmPassword, countAttempt, startSession } from './sign-in.ts';
+import {
+  answeredOrGivenBack,
+  confirmPassword,
+  countAttempt,
+  disabledRefusal,
+  startSession,
+  userActive,
+} from './sign-in.ts';
 
 /** How long the second step of a sign-in may wait after the password. */
 export const MFA_CHALLENGE_MS = 5 * 60_000;
@@ -233,6 +240,11 @@ export const mfaRoutes = [
         await services.db.delete(mfaChallenges).where(eq(mfaChallenges.idHash, challenge.idHash));
         const secure = services.config.COOKIE_SECURE;
         reply.clearCookie(challengeCookieName(secure), sessionCookieOptions(secure));
+        // Disabled since the password was checked: the code is no failure, and no sign-in either.
+        if (!(await userActive(services.db, user.userCode))) {
+          await giveBackAttempt(services.db, attempt);
+          throw await disabledRefusal(services, req, user, 'two-factor');
+        }
         const started = await startSession(services, req, reply, user, 'two-factor');
         await attemptSucceeded(services.db, attempt, services.throttlePolicy);
         return started;

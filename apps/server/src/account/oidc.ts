@@ -15,7 +15,7 @@ import { defineRoute, publicAccess } from '../http/routes.ts';
 import type { Services } from '../services.ts';
 import { recordAccountEvent } from './events.ts';
 import { mfaEnabled, openChallenge } from './mfa.ts';
-import { startSession } from './sign-in.ts';
+import { startSession, userActive } from './sign-in.ts';
 import { identityUsed, linkedUser, linkIdentity, userByName } from './sso-links.ts';
 import { providerCheckedSecondFactor, providerUsername } from './sso-rules.ts';
 
@@ -34,7 +34,7 @@ export const SSO_CALLBACK_PATH = '/api/oidc/callback';
 const loginCookieName = (secure: boolean) => (secure ? '__Host-wfc-oidc' : 'wfc-oidc');
 
 /** Why a single sign-on ended on the sign-in page; the page words each (`?sso=...`). */
-export type SsoFailure = 'unknown-user' | 'not-linked' | 'expired' | 'failed';
+export type SsoFailure = 'unknown-user' | 'not-linked' | 'disabled' | 'expired' | 'failed';
 
 type Configured = Config & { OIDC_ISSUER: string; OIDC_CLIENT_ID: string; OIDC_CLIENT_SECRET: string };
 const configured = (config: Config): config is Configured =>
@@ -326,6 +326,12 @@ export const oidcRoutes = [
         return toLoginPage(reply, match.failure);
       }
       const { user } = match;
+      // After the provider vouched for the account, as a password sign-in refuses only once the
+      // password is right.
+      if (!(await userActive(db, user.userCode))) {
+        await ssoFailed(services, req, 'the user is disabled', name);
+        return toLoginPage(reply, 'disabled');
+      }
       if (
         (await mfaEnabled(db, user.userCode)) &&
         !providerCheckedSecondFactor(claims, { amr: config.OIDC_MFA_AMR, acr: config.OIDC_MFA_ACR })

@@ -13,7 +13,13 @@ import { apiTokenRoutes } from './api-tokens.ts';
 import { mfaEnabled, mfaRoutes, openChallenge } from './mfa.ts';
 import { myAccountRoutes } from './my-account.ts';
 import { oidcRoutes } from './oidc.ts';
-import { answeredOrGivenBack, countAttempt, sessionTiming, startSession } from './sign-in.ts';
+import {
+  answeredOrGivenBack,
+  countAttempt,
+  disabledRefusal,
+  sessionTiming,
+  startSession,
+} from './sign-in.ts';
 import { ssoIdentityRoutes } from './sso-identities.ts';
 import { userSecurityRoutes } from './user-security.ts';
 
@@ -41,7 +47,12 @@ const signInRoutes = [
       const attempt = await countAttempt(services, body.username, req.ip);
       return answeredOrGivenBack(services, attempt, async (failed) => {
         const [user] = await db
-          .select({ userCode: users.userCode, username: users.username, passwordHash: users.passwordHash })
+          .select({
+            userCode: users.userCode,
+            username: users.username,
+            passwordHash: users.passwordHash,
+            active: users.active,
+          })
           .from(users)
           .where(sql`lower(${users.username}) = lower(${body.username.trim()})`);
         const ok = user
@@ -60,6 +71,11 @@ const signInRoutes = [
           throw new ApiError(401, INVALID_LOGIN);
         }
         const account = { userCode: user.userCode, username: user.username };
+        if (!user.active) {
+          // The password was right: no failure to count, and no sign-in either.
+          await giveBackAttempt(db, attempt);
+          throw await disabledRefusal(services, req, account, 'password');
+        }
         if (await mfaEnabled(db, user.userCode)) {
           // The password is no failure, but no sign-in either until the second factor (VerifyMfa).
           await giveBackAttempt(db, attempt);

@@ -1,4 +1,4 @@
-import type { SessionTiming, SessionUser } from '@wfc/contract';
+import { DISABLED_USER_MESSAGE, type SessionTiming, type SessionUser } from '@wfc/contract';
 import { eq } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { recordAudit } from '../audit/recorder.ts';
@@ -12,6 +12,7 @@ import {
   giveBackAttempt,
   throttleKeys,
 } from '../auth/throttle.ts';
+import type { Executor } from '../db/client.ts';
 import { users } from '../db/schema/index.ts';
 import { ApiError, badRequest } from '../http/envelope.ts';
 import { sessionCookieName } from '../http/routes.ts';
@@ -125,6 +126,41 @@ export async function confirmOwnPassword(
 export type SignInMethod = 'password' | 'two-factor' | 'single sign-on';
 
 /**
+ * Whether the user may sign in: false when it is disabled (or gone). With `lock` the row is
+ * share-locked until the transaction ends, so that a concurrent disable waits for the sign-in
+ * and then ends the session it made, or the sign-in waits for the disable and sees it.
+ */
+export async function userActive(db: Executor, userCode: string, { lock = false } = {}) {
+  const query = db.select({ active: users.active }).from(users).where(eq(users.userCode, userCode));
+  const [row] = lock ? await query.for('share') : await query;
+  return row?.active === true;
+}
+
+/**
+ * The refusal of a sign-in as a disabled user (403), audited as a failed sign-in. Only ever made
+ * once the user's secret was verified: to whoever does not know the password, a disabled user
+ * looks like any other (a wrong password is the same 401 either way).
+ */
+export async function disabledRefusal(
+  services: Services,
+  req: FastifyRequest,
+  user: { userCode: string; username: string },
+  method: SignInMethod,
+) {
+  await recordAudit(services.db, {
+    action: 'LOGIN_FAILED',
+    collection: 'auth',
+    after: { username: user.username, ip: req.ip, reason: 'disabled', method },
+    actor: user,
+  });
+  services.metrics.signIn('failure');
+  return new ApiError(403, DISABLED_USER_MESSAGE);
+}
+
+/** What `startSession`'s transaction answers for a user disabled meanwhile. */
+const DISABLED = Symbol('disabled');
+
+/**
  * What every way of signing in ends with: a new session (a fresh id, whatever cookie the client
  * brought), its audit entry and cookie, and the signed-in user with the session's timing.
  */
@@ -137,6 +173,9 @@ export async function startSession(
 ): Promise<SessionUser | undefined> {
   const { db, sessionPolicy, config } = services;
   const sessionUser = await db.transaction(async (tx) => {
+    // Each way of signing in has refused a disabled user already; this closes the race with a
+    // disable made meanwhile.
+    if (!(await userActive(tx, user.userCode, { lock: true }))) return DISABLED;
     const id = await createSession(tx, user.userCode, sessionPolicy, {
       ip: req.ip,
       userAgent: req.headers['user-agent'],
@@ -153,6 +192,7 @@ export async function startSession(
     });
     return loadSessionUser(tx, user.userCode);
   });
+  if (sessionUser === DISABLED) throw await disabledRefusal(services, req, user, method);
   services.metrics.signIn('success');
   const now = Date.now();
   const fresh = { createdAt: new Date(now), lastSeenAt: new Date(now) };

@@ -4,7 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import ipaddr from 'ipaddr.js';
 import type { Database } from '../db/client.ts';
 import type { QueryCache } from '../db/query-cache.ts';
-import { apiTokens, permissions, rolePermissions, roles } from '../db/schema/index.ts';
+import { apiTokens, permissions, rolePermissions, roles, users } from '../db/schema/index.ts';
 import { type ActiveSession, scopesOf } from './sessions.ts';
 
 /** 256 random bits: far beyond guessing, and the same length whatever the encoding's padding. */
@@ -44,6 +44,8 @@ function tokenLookup(db: Database) {
         expiresAt: apiTokens.expiresAt,
         revokedAt: apiTokens.revokedAt,
         lastUsedAt: apiTokens.lastUsedAt,
+        // Null when the creator's user no longer exists: the token outlives it, as its history does.
+        creatorActive: users.active,
         permissionNames: sql<string[] | null>`(select array_agg(${permissions.permissionName})
         from ${rolePermissions} join ${permissions} on ${permissions.permissionCode} = ${rolePermissions.permissionCode}
         where ${rolePermissions.roleCode} = ${apiTokens.roleCode})`,
@@ -56,6 +58,7 @@ function tokenLookup(db: Database) {
       .from(apiTokens)
       // Joined, as a session's user's role is: with a join every column is named with its table.
       .innerJoin(roles, eq(roles.roleCode, apiTokens.roleCode))
+      .leftJoin(users, eq(users.userCode, apiTokens.createdByCode))
       .where(eq(apiTokens.tokenHash, sql.placeholder('tokenHash')))
       .prepare('wfc_api_token_lookup')
   );
@@ -64,16 +67,23 @@ const lookups = new WeakMap<Database, ReturnType<typeof tokenLookup>>();
 
 /**
  * Every table the lookup reads. A kept lookup is used only while none has changed, on any
- * instance: a revocation writes `api_tokens`, so it ends the token everywhere at the next call.
+ * instance: a revocation writes `api_tokens`, so it ends the token everywhere at the next call,
+ * and disabling its creator writes `users`.
  */
-export const API_TOKEN_READS = ['api_tokens', 'roles', 'role_permissions', 'permissions'];
+export const API_TOKEN_READS = ['api_tokens', 'roles', 'role_permissions', 'permissions', 'users'];
 
 /** Last use is written at most once a minute per token, as a session's last-seen time is. */
 const TOUCH_AFTER_MS = 60_000;
 
 /** What a token call carries besides the principal: for the address check and the rate limit. */
 export interface TokenPrincipal extends ActiveSession {
-  apiToken: { tokenCode: string; name: string; allowedAddresses: readonly string[] };
+  apiToken: {
+    tokenCode: string;
+    name: string;
+    allowedAddresses: readonly string[];
+    /** The user who created it is disabled: the token stops working with them (refused, 403). */
+    creatorDisabled: boolean;
+  };
 }
 
 /**
@@ -110,7 +120,12 @@ export async function resolveApiToken(
     scopes: scopesOf(row.scopedNames ?? []),
     // A second factor is a person's sign-in; a token is no person and never signs in.
     mfaSetupRequired: false,
-    apiToken: { tokenCode: row.tokenCode, name: row.name, allowedAddresses: row.allowedAddresses },
+    apiToken: {
+      tokenCode: row.tokenCode,
+      name: row.name,
+      allowedAddresses: row.allowedAddresses,
+      creatorDisabled: row.creatorActive === false,
+    },
   };
 }
 

@@ -72,7 +72,8 @@ export const touchAfterMs = (policy: SessionPolicy) => Math.min(60_000, policy.i
 
 /**
  * The lookup every request makes, built and planned once per database: a prepared statement
- * skips the query builder in Node and the planner in PostgreSQL.
+ * skips the query builder in Node and the planner in PostgreSQL. A disabled user has no session:
+ * disabling deletes them, and one that slipped through (begun as the user was disabled) is none.
  */
 function sessionLookup(db: Database) {
   return db
@@ -96,7 +97,7 @@ function sessionLookup(db: Database) {
     .from(sessions)
     .innerJoin(users, eq(users.userCode, sessions.userCode))
     .innerJoin(roles, eq(roles.roleCode, users.roleCode))
-    .where(eq(sessions.idHash, sql.placeholder('idHash')))
+    .where(and(eq(sessions.idHash, sql.placeholder('idHash')), eq(users.active, true)))
     .prepare('wfc_session_lookup');
 }
 const lookups = new WeakMap<Database, ReturnType<typeof sessionLookup>>();

@@ -198,6 +198,7 @@ async function tokenCheck(
   if (sid) throw new ApiError(400, API_TOKEN_MESSAGES.both);
   const principal = await resolveApiToken(services.db, secret, new Date(), services.sessions);
   if (!principal) throw new ApiError(401, API_TOKEN_MESSAGES.invalid);
+  if (principal.apiToken.creatorDisabled) throw new ApiError(403, API_TOKEN_MESSAGES.creatorDisabled);
   req.session = principal;
   // The address as the app computes it everywhere: only a trusted proxy's X-Forwarded-For counts.
   if (!addressAllowed(principal.apiToken.allowedAddresses, req.ip)) {

@@ -297,11 +297,24 @@ const usernameRule = z
   .max(50, 'Username must be at most 50 characters')
   .regex(/^[A-Za-z0-9._-]+$/, 'Username may hold letters, digits, dots, dashes and underscores only');
 
+/** The refusal of a sign-in (password, second factor or single sign-on) as a disabled user (403). */
+export const DISABLED_USER_MESSAGE = 'This user is disabled. Ask an administrator to enable it.';
+
+/** What user management refuses about the `active` switch. */
+export const USER_ACTIVE_MESSAGES = {
+  /** 403: nobody disables their own user, the Administrator neither (nobody could enable it again). */
+  self: 'You cannot disable your own user',
+} as const;
+
+const ACTIVE_HELP = 'A disabled user cannot sign in; their sessions end and their API tokens stop working';
+
 export const userCreateSchema = z.object({
   username: usernameRule,
   email: emailField,
   password: passwordRule,
   roleCode: codeRef('Role'),
+  // Absent: active, as the column's default.
+  active: optionalSwitch,
 });
 export const userUpdateSchema = z.object({
   userCode: codeRef('User code'),
@@ -310,6 +323,8 @@ export const userUpdateSchema = z.object({
   // An empty password on update keeps the current one.
   password: z.union([z.literal(''), passwordRule]).optional(),
   roleCode: codeRef('Role'),
+  // Absent: the user stays as they are (API clients written before the switch existed).
+  active: optionalSwitch,
 });
 
 export const userResource = defineResource({
@@ -326,8 +341,16 @@ export const userResource = defineResource({
     { path: 'username', label: 'Username', sortable: true },
     { path: 'email', label: 'Email', sortable: true },
     { path: 'role.roleName', label: 'Role', sortable: true },
+    {
+      path: 'active',
+      label: 'Status',
+      sortable: true,
+      format: 'switch',
+      switchLabels: { on: 'Active', off: 'Disabled' },
+    },
     ...TIMESTAMP_COLUMNS,
   ],
+  activeFlag: { field: 'active', offLabel: 'disabled' },
   filters: [{ param: 'roleCode', label: 'Role', path: 'role.roleCode', match: 'equals', source: 'role' }],
   formFields: [
     { name: 'username', label: 'Username', kind: 'text' },
@@ -344,6 +367,15 @@ export const userResource = defineResource({
     selectField(roleResource, {
       delegation: { listFlag: ASSIGNABLE_FLAG, lockedOnSelf: 'You cannot change your own role' },
     }),
+    // A new user is active: the create form has no switch, which would start off.
+    {
+      name: 'active',
+      label: 'Active',
+      kind: 'switch',
+      help: ACTIVE_HELP,
+      modes: ['view', 'update'],
+      delegation: { offOnSelf: USER_ACTIVE_MESSAGES.self },
+    },
   ],
   bulkChange: ['roleCode'],
   personal: {

@@ -1,9 +1,15 @@
 import { z } from 'zod';
 import { ALL_PERMISSION_NAMES, type PermissionName, type ResourceKey } from '../permissions.ts';
 import type { ListFilterDef } from '../query.ts';
-import type { BodyPathOf, RecordPathOf, TextFieldOf } from './paths.ts';
+import type { BodyPathOf, BooleanFieldOf, RecordPathOf, TextFieldOf } from './paths.ts';
 
-export type ColumnFormat = 'text' | 'datetime' | 'date' | 'count';
+export type ColumnFormat = 'text' | 'datetime' | 'date' | 'count' | 'switch';
+
+/** What a `switch` column says for true and for false ('Active', 'Disabled'); default 'Yes', 'No'. */
+export interface SwitchLabels {
+  on: string;
+  off: string;
+}
 
 /** A list-table column: `path` is a dotted path into the record, `sortField` what the server sorts by. */
 export interface ColumnDef<P extends string = string> {
@@ -11,6 +17,7 @@ export interface ColumnDef<P extends string = string> {
   label: string;
   sortField?: string;
   format?: ColumnFormat;
+  switchLabels?: SwitchLabels;
 }
 
 /** A column as a definition states it: a sortable column sorts by its own path. */
@@ -19,6 +26,7 @@ export interface ColumnSpec<P extends string = string> {
   label: string;
   sortable?: boolean;
   format?: ColumnFormat;
+  switchLabels?: SwitchLabels;
 }
 
 export type FormFieldKind =
@@ -222,7 +230,18 @@ export interface ResourceDef<
   bulkChange: readonly FormFieldDef[];
   /** Set on records about a person; absent on the rest. */
   personal?: PersonalDataDef;
+  /** Set on records that can be switched off (a disabled user); absent on the rest. */
+  activeFlag?: ActiveFlagDef;
   messages: ResourceMessages;
+}
+
+/**
+ * A record that can be switched off and stays in place (a disabled user): the boolean field that
+ * is false while it is off, and the word selectors add to its name then ('disabled').
+ */
+export interface ActiveFlagDef {
+  field: string;
+  offLabel: string;
 }
 
 export function messagesFor(label: string, plural: string): ResourceMessages {
@@ -318,6 +337,8 @@ export interface ResourceSpec<C extends z.ZodType, U extends z.ZodType, R extend
     owner: RecordPath<R>;
     fields: { readonly [K in keyof z.output<R>]-?: PersonalKind };
   };
+  /** The record's boolean field that is false while it is switched off, and the word for that. */
+  activeFlag?: { field: NoInfer<BooleanFieldOf<z.output<R>>>; offLabel: string };
   messages?: Partial<ResourceMessages>;
 }
 

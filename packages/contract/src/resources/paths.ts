@@ -50,3 +50,10 @@ export type BodyPathOf<S extends z.ZodType> = 0 extends 1 & S
   : z.ZodType extends S
     ? never
     : PathOf<NonNullable<z.input<S>>>;
+
+/** The fields of `T` that hold a boolean: what can say a record is switched off. */
+export type BooleanFieldOf<T> = 0 extends 1 & T
+  ? string
+  : unknown extends T
+    ? string
+    : { [K in keyof T & string]: NonNullable<T[K]> extends boolean ? K : never }[keyof T & string];

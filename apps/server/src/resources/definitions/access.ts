@@ -8,6 +8,7 @@ import {
   roleResource,
   scopeCovers,
   scopeRefusal,
+  USER_ACTIVE_MESSAGES,
   userResource,
 } from '@wfc/contract';
 import { and, asc, eq, inArray, ne, notInArray, or, sql } from 'drizzle-orm';
@@ -92,6 +93,8 @@ export async function assertSomeoneManagesRoles(tx: Executor, exceptUserCode?: s
     .where(
       and(
         eq(permissions.permissionName, ROLE_MANAGER_PERMISSION),
+        // A disabled user cannot sign in, so manages nothing.
+        eq(users.active, true),
         exceptUserCode ? ne(users.userCode, exceptUserCode) : undefined,
       ),
     );
@@ -301,6 +304,10 @@ export const users$ = defineServerResource({
       input?.password ? 'password' : undefined,
     );
     if (own) throw forbidden(own);
+    // Nobody, the Administrator neither, disables their own user: nobody may be left to enable it.
+    if (existing && input?.active === false && existing.userCode === actor.userCode) {
+      throw forbidden(USER_ACTIVE_MESSAGES.self);
+    }
     if (holdsEverything(caller)) return;
     if (existing) {
       const current = textAt(existing, 'role.roleCode') ?? '';
@@ -329,19 +336,28 @@ export const users$ = defineServerResource({
   // A reset is worth an audit line of its own; the record itself never shows the password.
   auditNotes: (input) => (input.password ? { passwordChanged: true } : undefined),
   async toRow(input) {
-    const { username, email, roleCode } = input;
+    const { username, email, roleCode, active } = input;
     return {
       username,
       email,
       roleCode,
+      // Absent (an update that does not name it): left as it is.
+      ...(active === undefined ? {} : { active }),
       ...(input.password ? { passwordHash: await hashPassword(input.password) } : {}),
     };
   },
+  /**
+   * Everything a change of the user brings about happens here, in the change's transaction, for
+   * whoever makes it (a screen, an API call, provisioning): disabling ends every session of the
+   * user at once; the `users` row changed, so every instance drops its kept session and API token
+   * lookups, which read `active` too.
+   */
   async afterWrite(code, input, { tx, sessionIdHash }, existing) {
     if (!existing) return;
+    if (input.active === false) await revokeOtherSessions(tx, code);
     // A new password ends every session of that user; the editor's own is never among them, since
     // nobody sets their own password here.
-    if (input.password) await revokeOtherSessions(tx, code, sessionIdHash);
+    else if (input.password) await revokeOtherSessions(tx, code, sessionIdHash);
     await assertSomeoneManagesRoles(tx);
   },
   async beforeDelete(existing, { tx, actor }) {
