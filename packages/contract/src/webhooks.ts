@@ -49,6 +49,10 @@ export const WEBHOOK_MESSAGES = {
   eventsRequired: 'Choose at least one event',
   eventUnknown: 'Unknown event',
   personalData: 'You cannot send personal details you may not see yourself',
+  /** 403: a module's records go only where its reader could send them (VIEW_..., for every record). */
+  moduleHidden: 'You cannot subscribe to events of a module whose every record you may not view',
+  /** 409 on a stale `version`, with the subscription as it now stands. */
+  stale: 'The webhook was changed by someone else since you opened it; review it and save again',
   notFound: 'Webhook not found',
   deliveryNotFound: 'Delivery not found',
 } as const;

@@ -9,6 +9,7 @@ import { attemptSucceeded, giveBackAttempt } from '../auth/throttle.ts';
 import { sessions, users } from '../db/schema/index.ts';
 import { ApiError } from '../http/envelope.ts';
 import { clearSessionCookie, defineRoute, publicAccess, sessionAccess } from '../http/routes.ts';
+import { webhookRoutes } from '../webhooks/routes.ts';
 import { apiTokenRoutes } from './api-tokens.ts';
 import { mfaEnabled, mfaRoutes, openChallenge } from './mfa.ts';
 import { myAccountRoutes } from './my-account.ts';
@@ -148,4 +149,5 @@ export const authRoutes = [
   ...userSecurityRoutes,
   ...ssoIdentityRoutes,
   ...apiTokenRoutes,
+  ...webhookRoutes,
 ];

@@ -17,6 +17,7 @@ import { users } from '../db/schema/index.ts';
 import { ApiError, badRequest } from '../http/envelope.ts';
 import { sessionCookieName } from '../http/routes.ts';
 import type { Services } from '../services.ts';
+import { tellAccountLocked } from '../webhooks/events.ts';
 
 /**
  * The session's timing from this moment on, for the browser's idle warning: the same sums the
@@ -68,6 +69,7 @@ export async function answeredOrGivenBack<T>(
   try {
     return await run(() => {
       wrongSecret = true;
+      if (attempt.locksAccount) void tellAccountLocked(services.db, attempt.keys.account);
     });
   } catch (err) {
     if (!wrongSecret && !(err instanceof ApiError && err.statusCode < 500))

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { newCode } from '../db/codes.ts';
 import { audits } from '../db/schema/index.ts';
+import { eventsOfAudits, queueEvents } from '../webhooks/events.ts';
 import { auditContext } from './context.ts';
 import { diff, scrub } from './diff.ts';
 
@@ -40,9 +41,29 @@ function auditRow(entry: AuditEntry) {
   };
 }
 
+/**
+ * The webhook events the entries are (webhooks/events.ts), queued with the same executor: an
+ * event exists exactly when its change committed. One statement for any number of entries, and
+ * none for entries that are no event.
+ */
+async function queueWebhookEvents(db: Executor, rows: readonly ReturnType<typeof auditRow>[]) {
+  const events = eventsOfAudits(
+    rows.map((r) => ({
+      action: r.action,
+      collection: r.collection,
+      recordCode: r.recordCode,
+      after: r.after,
+      actor: r.userCode && r.username ? { userCode: r.userCode, username: r.username } : null,
+    })),
+  );
+  await queueEvents(db, events);
+}
+
 /** Written with the same executor as the change, so both commit or neither does. */
 export async function recordAudit(db: Executor, entry: AuditEntry) {
-  await db.insert(audits).values(auditRow(entry));
+  const row = auditRow(entry);
+  await db.insert(audits).values(row);
+  await queueWebhookEvents(db, [row]);
 }
 
 /**
@@ -51,12 +72,14 @@ export async function recordAudit(db: Executor, entry: AuditEntry) {
  */
 export async function recordAudits(db: Executor, entries: readonly AuditEntry[]) {
   if (!entries.length) return;
+  const rows = entries.map(auditRow);
   await db.execute(sql`
     insert into ${audits} (audit_code, action, collection, record_code, before, after, changes, user_code, username,
       request_id)
     select x."auditCode", x.action, x.collection, x."recordCode", x.before, x.after, x.changes, x."userCode",
       x.username, x."requestId"
-    from jsonb_to_recordset(${JSON.stringify(entries.map(auditRow))}::jsonb) as x(
+    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(
       "auditCode" text, action text, collection text, "recordCode" text, before jsonb, after jsonb, changes jsonb,
       "userCode" text, username text, "requestId" text)`);
+  await queueWebhookEvents(db, rows);
 }

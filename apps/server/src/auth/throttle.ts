@@ -49,6 +49,11 @@ export interface Attempt {
   keys: ThrottleKeys;
   counted: string[];
   retryAfter: number;
+  /**
+   * The attempt reached the limit of a key of the account (from this address or from all): if it
+   * fails, the account is locked out for a while (a webhook event tells of it).
+   */
+  locksAccount?: boolean;
 }
 
 const ms = (value: number) => sql`(${Math.round(value)}::float8 * interval '1 millisecond')`;
@@ -104,7 +109,13 @@ export async function beginAttempt(
   );
   const refused = rows.filter((r) => r.refused);
   const counted = rows.filter((r) => !r.refused).map((r) => r.key);
-  if (refused.length === 0) return { keys, counted, retryAfter: 0 };
+  if (refused.length === 0) {
+    // Not blocked before this attempt and blocked after it: this attempt set the block.
+    const locksAccount = rows.some(
+      (r) => (r.wait ?? 0) > 0 && (r.key === keys.account || r.key === keys.accountAtAddress),
+    );
+    return { keys, counted, retryAfter: 0, ...(locksAccount ? { locksAccount } : {}) };
+  }
   // Refused unchecked: it must not use up the allowance of the keys that did let it through.
   await giveBack(db, counted);
   return { keys, counted: [], retryAfter: Math.max(1, ...refused.map((r) => r.wait ?? 0)) };

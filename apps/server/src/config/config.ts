@@ -195,6 +195,8 @@ const envSchema = z.object({
   RETENTION_THROTTLE_DAYS: retentionDays(1),
   /** How long a deleted record stays in the recycle bin before the purge removes it for good. */
   RECYCLE_BIN_DAYS: retentionDays(RECYCLE_BIN_DEFAULT_DAYS),
+  /** Webhook events and their deliveries (the log each subscription shows), counted from the event. */
+  RETENTION_WEBHOOK_DAYS: retentionDays(30),
   SESSION_IDLE_MINUTES: z.coerce.number().positive().default(30),
   SESSION_ABSOLUTE_HOURS: z.coerce.number().positive().default(12),
   COOKIE_SECURE: bool,
@@ -223,6 +225,11 @@ const envSchema = z.object({
   LOGIN_THROTTLE_MINUTES: z.coerce.number().positive().default(15),
   /** Calls a minute each API token may make on each instance (docs/security.md, "API tokens"). */
   API_TOKEN_RATE_PER_MINUTE: z.coerce.number().int().positive().max(1_000_000).default(600),
+  /**
+   * Webhooks may be sent to private, loopback, link-local and other internal addresses (docs/security.md,
+   * "Webhooks"). Off, such an address is refused when a subscription is saved and at every send.
+   */
+  WEBHOOK_ALLOW_PRIVATE: bool,
   /**
    * Behind a reverse proxy: the proxies' addresses or CIDR ranges, or the number of proxy hops.
    * Only an address a trusted proxy appended to X-Forwarded-For is believed; trusting whole

@@ -26,6 +26,9 @@ export interface MetricSources {
 export type SignInOutcome = 'success' | 'failure' | 'throttled';
 const SIGN_IN_OUTCOMES: readonly SignInOutcome[] = ['success', 'failure', 'throttled'];
 
+export type WebhookOutcome = 'succeeded' | 'retrying' | 'failed';
+const WEBHOOK_OUTCOMES: readonly WebhookOutcome[] = ['succeeded', 'retrying', 'failed'];
+
 let processRegistry: Registry | undefined;
 
 /**
@@ -50,6 +53,7 @@ export class Metrics {
   private readonly durations: Histogram<RequestLabels>;
   private readonly signIns: Counter<'outcome'>;
   private readonly purgedRows: Counter<'kind'>;
+  private readonly webhookAttempts: Counter<'outcome'>;
 
   constructor(sources: MetricSources) {
     const registers = [this.registry];
@@ -81,6 +85,13 @@ export class Metrics {
       registers,
     });
     for (const kind of sources.retentionKinds ?? []) this.purgedRows.inc({ kind }, 0);
+    this.webhookAttempts = new Counter({
+      name: 'wfc_webhook_deliveries_total',
+      help: 'Webhook delivery attempts this instance made, by outcome (succeeded, retrying: failed and tried again later, failed: out of retries)',
+      labelNames: ['outcome'],
+      registers,
+    });
+    for (const outcome of WEBHOOK_OUTCOMES) this.webhookAttempts.inc({ outcome }, 0);
     // Always 1: its labels say which release runs on which Node.js, so a dashboard can join them
     // to any other series of the instance (a rolling upgrade shows both releases side by side).
     new Gauge({
@@ -167,6 +178,10 @@ export class Metrics {
 
   retentionPurged(kind: string, rows: number) {
     this.purgedRows.inc({ kind }, rows);
+  }
+
+  webhookDelivery(outcome: WebhookOutcome) {
+    this.webhookAttempts.inc({ outcome });
   }
 
   /** Everything, the process's metrics included, in Prometheus's text format. */

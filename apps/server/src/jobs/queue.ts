@@ -4,6 +4,7 @@ import type { Config } from '../config/config.ts';
 import { APPLICATION_NAME, type Database } from '../db/client.ts';
 import type { Metrics } from '../http/metrics.ts';
 import { runRetentionPurge } from '../personal-data/retention.ts';
+import { startWebhookDelivery, type WebhookWorkerOptions } from '../webhooks/worker.ts';
 
 /*
  * Background jobs (docs/architecture.md, "Background jobs"): pg-boss, in the database the console
@@ -17,7 +18,7 @@ export const RETENTION_PURGE_JOB = 'retention-purge';
 export interface JobDeps {
   db: Database;
   config: Config;
-  metrics: Pick<Metrics, 'retentionPurged'>;
+  metrics: Pick<Metrics, 'retentionPurged'> & Partial<Pick<Metrics, 'webhookDelivery'>>;
   log: {
     info(obj: object, msg: string): void;
     error(obj: object, msg: string): void;
@@ -35,6 +36,8 @@ export interface JobQueueOptions {
   purgeCron?: string;
   /** Told of each run, with the job's id and what it purged (tests count runs). */
   onRun?: (run: { jobId: string; purged: Record<string, number> }) => void;
+  /** The webhook delivery worker's timing (tests make it fast); `false`: no worker here. */
+  webhooks?: WebhookWorkerOptions | false;
 }
 
 export interface JobQueue {
@@ -101,10 +104,13 @@ export async function startJobs(deps: JobDeps, options: JobQueueOptions = {}): P
   // Every instance writes the same schedule; a run missed while none was up is made once.
   const cron = options.purgeCron ?? dailyAt(deps.config.RETENTION_PURGE_HOUR);
   await boss.schedule(RETENTION_PURGE_JOB, cron, null, { tz: 'UTC', missed: 'once' });
+  const webhooks =
+    options.webhooks === false ? undefined : await startWebhookDelivery(boss, deps, options.webhooks ?? {});
   deps.log.info({ cron }, `Background jobs started: the retention purge runs at '${cron}' (cron, UTC)`);
   return {
     async stop() {
       stopping.abort();
+      webhooks?.stop();
       await boss.stop({ graceful: true, timeout: 10_000 });
     },
   };

@@ -19,7 +19,8 @@ export type RetentionSetting =
   | 'RETENTION_SIGN_IN_DAYS'
   | 'RETENTION_SESSION_DAYS'
   | 'RETENTION_THROTTLE_DAYS'
-  | 'RECYCLE_BIN_DAYS';
+  | 'RECYCLE_BIN_DAYS'
+  | 'RETENTION_WEBHOOK_DAYS';
 
 /** What the SQL of a kind may depend on besides its cutoff: the policies that end a row's use. */
 export type RetentionPolicy = Pick<
@@ -140,6 +141,14 @@ export const RETENTION_KINDS: readonly RetentionKind[] = [
     table: 'deleted_records',
     key: 'id',
     endedAt: () => sql`deleted_at`,
+  },
+  {
+    // An event's deliveries go with it (on delete cascade); every one is settled within a day.
+    kind: 'webhook_events',
+    setting: 'RETENTION_WEBHOOK_DAYS',
+    table: 'webhook_events',
+    key: 'id',
+    endedAt: () => sql`created_at`,
   },
 ];
 

@@ -146,6 +146,16 @@ async function plant(db: Database, config: Config, now: Date, tag: string): Prom
   };
   await binned(binCut + MINUTE, true);
   await binned(binCut - MINUTE, false);
+
+  const webhookCut = cutoff(config.RETENTION_WEBHOOK_DAYS);
+  const webhookEvent = async (createdAgo: number, expired: boolean) => {
+    const name = `ret-${tag}-webhook-${planted.length}`;
+    await db.execute(sql`insert into webhook_events (event_id, type, payload, created_at)
+      values (${name}, 'employee.created', '{}'::jsonb, ${at(createdAgo)}::timestamptz)`);
+    planted.push({ table: 'webhook_events', name, expired });
+  };
+  await webhookEvent(webhookCut + MINUTE, true);
+  await webhookEvent(webhookCut - MINUTE, false);
   return planted;
 }
 
@@ -156,6 +166,7 @@ const MARKER: Record<string, string> = {
   oidc_logins: 'id_hash',
   login_throttle: 'key',
   deleted_records: 'record_code',
+  webhook_events: 'event_id',
 };
 
 /** The planted rows still there, by marker. */
@@ -203,6 +214,7 @@ const expectedCounts = (planted: Planted[]) => ({
   sso_logins: planted.filter((p) => p.expired && p.table === 'oidc_logins').length,
   login_throttle: planted.filter((p) => p.expired && p.table === 'login_throttle').length,
   recycle_bin: planted.filter((p) => p.expired && p.table === 'deleted_records').length,
+  webhook_events: planted.filter((p) => p.expired && p.table === 'webhook_events').length,
 });
 
 describe('the retention purge', () => {
@@ -246,6 +258,7 @@ describe('the retention purge', () => {
             sso_logins: 30,
             login_throttle: 1,
             recycle_bin: 30,
+            webhook_events: 30,
           },
         },
       },

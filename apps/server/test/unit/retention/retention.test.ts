@@ -44,11 +44,17 @@ describe('what is past retention', () => {
       ['sso_logins', 30],
       ['login_throttle', 1],
       ['recycle_bin', 30],
+      ['webhook_events', 30],
     ]);
     for (const p of plan) expect(p.cutoff.getTime()).toBe(NOW.getTime() - p.days * DAY);
 
     const forever = purgePlan({ ...config, RETENTION_AUDIT_DAYS: 0, RETENTION_SESSION_DAYS: 0 }, NOW);
-    expect(forever.map((p) => p.kind.kind)).toEqual(['sign_in_events', 'login_throttle', 'recycle_bin']);
+    expect(forever.map((p) => p.kind.kind)).toEqual([
+      'sign_in_events',
+      'login_throttle',
+      'recycle_bin',
+      'webhook_events',
+    ]);
   });
 
   it('splits the audit log between its two settings, and keeps erasures out of both', () => {
