@@ -29,6 +29,7 @@ import { DEFAULT_WEB_DIST } from './paths.ts';
 import { performanceRoutes } from './performance/routes.ts';
 import { personalDataRoutes } from './personal-data/routes.ts';
 import { registryRoutes } from './resources/index.ts';
+import { scimRoutes } from './scim/routes.ts';
 import type { Services } from './services.ts';
 
 /** Every API route: the one table that the router, the guard tests and OpenAPI all read. */
@@ -114,6 +115,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
 
   const routes = allRoutes();
   registerApiRoutes(app, routes, services);
+  // SCIM provisioning: a protocol of its own (RFC 7644), outside the API and its description.
+  await scimRoutes(app, services);
 
   await app.register(swagger, { mode: 'static', specification: { document: buildOpenApi(routes) as never } });
   await app.register(swaggerUi, { routePrefix: `${API_PREFIX}/docs` });

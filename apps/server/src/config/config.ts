@@ -298,6 +298,12 @@ const envSchema = z.object({
     ),
   /** An `acr` value that means the same (for providers that say it that way); unset, `acr` is not read. */
   OIDC_MFA_ACR: optionalString,
+  /**
+   * The name of the role a user provisioned through SCIM gets when the request names no group,
+   * and goes back to when a group lets them go; unset, a built-in role without permissions
+   * ('Provisioned').
+   */
+  SCIM_DEFAULT_ROLE: optionalString,
 });
 
 /** Single sign-on needs its client's credentials as soon as a provider is named. */

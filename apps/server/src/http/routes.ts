@@ -186,10 +186,11 @@ function tokenLimiter(services: Services): TokenRateLimiter {
 /**
  * A call with `Authorization: Bearer`: the token stands for the caller, with its role's
  * permissions. Both a cookie and a token is refused rather than one silently chosen: whoever
- * sent both cannot know whose rights the call would have.
+ * sent both cannot know whose rights the call would have. SCIM provisioning (scim/) checks its
+ * calls with it too.
  */
-async function tokenCheck(
-  route: ApiRoute,
+export async function tokenCheck(
+  route: Pick<ApiRoute, 'access' | 'sessionOnly'>,
   services: Services,
   req: FastifyRequest,
   secret: string,
