@@ -37,6 +37,8 @@ const TwoFactorSetupPage = lazy(() =>
   import('../account/TwoFactorSetup').then((m) => ({ default: m.TwoFactorSetupPage })),
 );
 const ApiTokensPage = lazy(() => import('../integrations/ApiTokensPage'));
+const WebhooksPage = lazy(() => import('../integrations/WebhooksPage'));
+const WebhookDeliveriesPage = lazy(() => import('../integrations/WebhookDeliveriesPage'));
 // The search across modules, which the shell opens: its library and the definitions load with it.
 const SearchPalette = lazy(() => import('../registry/search/SearchPalette'));
 
@@ -111,13 +113,29 @@ export const appRoutes: RouteObject[] = [
             ),
           },
           { path: 'performance', element: <Navigate to="/performance-snapshot" replace /> },
-          // Integrations has one screen so far: the section opens on it.
+          // The section opens on its first screen.
           { path: 'integrations', element: <Navigate to="/integrations/api-tokens" replace /> },
           {
             path: 'integrations/api-tokens',
             element: (
               <RequirePermission allOf={['MANAGE_INTEGRATIONS']}>
                 <ApiTokensPage />
+              </RequirePermission>
+            ),
+          },
+          {
+            path: 'integrations/webhooks',
+            element: (
+              <RequirePermission allOf={['MANAGE_INTEGRATIONS']}>
+                <WebhooksPage />
+              </RequirePermission>
+            ),
+          },
+          {
+            path: 'integrations/webhooks/:webhookCode/deliveries',
+            element: (
+              <RequirePermission allOf={['MANAGE_INTEGRATIONS']}>
+                <WebhookDeliveriesPage />
               </RequirePermission>
             ),
           },

@@ -31,6 +31,7 @@ import { ScreenHeader } from '../ui/ScreenHeader';
 import { LoadingRegion } from '../ui/Skeletons';
 import { useApiTokens, useRevokeApiToken } from './api';
 import { CreateApiTokenDialog } from './CreateApiTokenDialog';
+import { IntegrationsTabs } from './IntegrationsTabs';
 
 const STATUS: Record<ApiTokenRecord['status'], { label: string; color: 'success' | 'default' | 'warning' }> =
   {
@@ -260,6 +261,7 @@ export function ApiTokensPage() {
           </Button>
         }
       />
+      <IntegrationsTabs />
       <Card sx={{ boxShadow: softShadow('0 8px 28px', 0.06) }}>
         <Tokens onRevoke={setRevoking} />
       </Card>

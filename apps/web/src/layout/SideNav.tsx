@@ -3,6 +3,8 @@ import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import HubOutlinedIcon from '@mui/icons-material/HubOutlined';
 import InsightsOutlinedIcon from '@mui/icons-material/InsightsOutlined';
+import KeyOutlinedIcon from '@mui/icons-material/KeyOutlined';
+import WebhookOutlinedIcon from '@mui/icons-material/WebhookOutlined';
 import Box from '@mui/material/Box';
 import Divider from '@mui/material/Divider';
 import Drawer from '@mui/material/Drawer';
@@ -31,21 +33,27 @@ const NARROW = 64;
 
 /**
  * The header's sections the side nav lists after the modules, each under its heading with its
- * icon, and its screen when the section has one of its own; the registry itself is not one of
- * them, its modules being listed one by one.
+ * icon, and its screens when the section has screens of its own; the registry itself is not one
+ * of them, its modules being listed one by one.
  */
-const SECTIONS: Readonly<Record<string, { Icon: SvgIconComponent; heading: string; screen?: NavScreen }>> = {
-  '/performance-snapshot': { Icon: InsightsOutlinedIcon, heading: 'Performance' },
-  '/integrations': {
-    Icon: HubOutlinedIcon,
-    heading: 'Integrations',
-    screen: { label: 'API tokens', to: '/integrations/api-tokens' },
-  },
-};
+const SECTIONS: Readonly<Record<string, { Icon: SvgIconComponent; heading: string; screens?: NavScreen[] }>> =
+  {
+    '/performance-snapshot': { Icon: InsightsOutlinedIcon, heading: 'Performance' },
+    '/integrations': {
+      Icon: HubOutlinedIcon,
+      heading: 'Integrations',
+      screens: [
+        { label: 'API tokens', to: '/integrations/api-tokens', Icon: KeyOutlinedIcon },
+        { label: 'Webhooks', to: '/integrations/webhooks', Icon: WebhookOutlinedIcon },
+      ],
+    },
+  };
 
 interface NavScreen {
   label: string;
   to: string;
+  /** Its own icon, where the section lists more than one screen. */
+  Icon?: SvgIconComponent;
 }
 
 interface NavEntry {
@@ -77,11 +85,20 @@ function useEntries(): Entries {
   const sections = MENU_ITEMS.flatMap((item) => {
     const section = SECTIONS[item.to];
     if (!section || (item.permission && !can(item.permission))) return [];
+    if (section.screens) {
+      return section.screens.map((screen) => ({
+        heading: section.heading,
+        label: screen.label,
+        to: screen.to,
+        Icon: screen.Icon ?? section.Icon,
+        active: (segments: readonly string[]) => `/${segments.join('/')}/`.startsWith(`${screen.to}/`),
+      }));
+    }
     return [
       {
         heading: section.heading,
-        label: section.screen?.label ?? item.label,
-        to: section.screen?.to ?? item.to,
+        label: item.label,
+        to: item.to,
         Icon: section.Icon,
         active: ([first]: readonly string[]) => `/${first}` === item.to,
       },

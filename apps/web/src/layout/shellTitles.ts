@@ -13,6 +13,7 @@ const FIXED: Record<string, string> = {
   '/my/profile/edit': 'Edit My Details',
   '/my/performance': 'My Performance',
   '/integrations/api-tokens': 'API Tokens',
+  '/integrations/webhooks': 'Webhooks',
 };
 
 export const trimTrailingSlashes = (pathname: string) =>
@@ -27,6 +28,7 @@ export function shellScreenTitle(pathname: string): string | null | undefined {
   const path = trimTrailingSlashes(pathname);
   if (FIXED[path]) return FIXED[path];
   if (/^\/performance-snapshot\/employees\/[^/]+$/.test(path)) return 'Performance Insight';
+  if (/^\/integrations\/webhooks\/[^/]+\/deliveries$/.test(path)) return 'Webhook Deliveries';
   return path.startsWith('/registry/') ? undefined : null;
 }
 
