@@ -16,7 +16,7 @@ import type { Services } from '../services.ts';
 import { recordAccountEvent } from './events.ts';
 import { mfaEnabled, openChallenge } from './mfa.ts';
 import { startSession, userActive } from './sign-in.ts';
-import { identityUsed, linkedUser, linkIdentity, userByName } from './sso-links.ts';
+import { identityUsed, linkedUser, linkIdentity, provisionedUser, userByName } from './sso-links.ts';
 import { providerCheckedSecondFactor, providerUsername } from './sso-rules.ts';
 
 /*
@@ -90,7 +90,8 @@ type Match = { user: { userCode: string; username: string } } | { failure: SsoFa
 
 /**
  * The console user a verified provider account reaches: the one it is linked to, found by
- * (issuer, subject) alone; else, on its first sign-in, the user of the same name where that user
+ * (issuer, subject) alone; else, on its first sign-in, the user provisioning gave this subject as
+ * identity provider id (SCIM `externalId`); else the user of the same name where that user
  * may be linked by name (the link is made then); else, with OIDC_DEFAULT_ROLE, a new user. Never an
  * existing user by any other way.
  */
@@ -103,6 +104,8 @@ async function matchUser(services: Services, claims: Record<string, unknown>, na
     await identityUsed(db, issuer, subject, name);
     return { user: linked };
   }
+  const provisioned = await provisionedUser(db, subject);
+  if (provisioned) return linkOnce(db, provisioned, { issuer, subject, name, by: 'externalId' });
   const folded = providerUsername(name);
   if (!folded)
     return {
@@ -115,18 +118,31 @@ async function matchUser(services: Services, claims: Record<string, unknown>, na
     return { failure: 'not-linked', reason: 'the user of that name may not be linked by name' };
   }
   const user = { userCode: named.userCode, username: named.username };
+  return linkOnce(db, user, { issuer, subject, name, by: 'name' });
+}
+
+/**
+ * Links the provider account to the user it was matched with (by name, or by the identity
+ * provider id provisioning stored), at its first sign-in.
+ */
+async function linkOnce(
+  db: Services['db'],
+  user: { userCode: string; username: string },
+  link: { issuer: string; subject: string; name: string; by: 'name' | 'externalId' },
+): Promise<Match> {
+  const { issuer, subject, name, by } = link;
   const done = await db.transaction(async (tx) => {
     if (!(await linkIdentity(tx, { issuer, subject, userCode: user.userCode, providerUsername: name })))
       return false;
     await identityUsed(tx, issuer, subject, name);
-    await recordAccountEvent(tx, 'SSO_LINKED', user, user, { issuer, subject, by: 'name' });
+    await recordAccountEvent(tx, 'SSO_LINKED', user, user, { issuer, subject, by });
     return true;
   });
   return done
     ? { user }
     : {
         failure: 'not-linked',
-        reason: 'the user of that name is linked to another account of this provider',
+        reason: `the user of that ${by === 'name' ? 'name' : 'identity provider id'} is linked to another account of this provider`,
       };
 }
 

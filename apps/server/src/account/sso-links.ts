@@ -18,6 +18,19 @@ export async function linkedUser(db: Executor, issuer: string, subject: string) 
   return row;
 }
 
+/**
+ * The user whose identity provider id (SCIM `externalId`, set by provisioning) is this subject:
+ * an identity provider that provisions users by the id it also signs them in with (Okta's user id
+ * is both) has said who the account is.
+ */
+export async function provisionedUser(db: Executor, subject: string) {
+  const [row] = await db
+    .select({ userCode: users.userCode, username: users.username })
+    .from(users)
+    .where(eq(users.externalId, subject));
+  return row;
+}
+
 /** Marks a linked account as used now, under the name the provider gave it this time. */
 export const identityUsed = (db: Executor, issuer: string, subject: string, providerUsername: string) =>
   db

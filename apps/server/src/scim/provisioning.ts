@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { roleCreateSchema } from '@wfc/contract';
 import { sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { withAuditContext } from '../audit/context.ts';
+import { recordAudit } from '../audit/recorder.ts';
 import type { Executor } from '../db/client.ts';
+import { newCode } from '../db/codes.ts';
 import { roles } from '../db/schema/index.ts';
-import { pgError } from '../http/errors.ts';
 import type { SessionContext } from '../http/routes.ts';
 import { roles$, users$ } from '../resources/definitions/access.ts';
+import { fetchOne } from '../resources/read.ts';
 import type { Row, ServerResource } from '../resources/server-resource.ts';
-import { createRecord } from '../resources/write.ts';
 import type { Services } from '../services.ts';
 import { ScimError } from './protocol.ts';
 
@@ -57,9 +57,9 @@ async function roleNamed(db: Executor, name: string): Promise<string | undefined
 
 /**
  * The role a provisioned user gets when the request names no group, and goes back to when a group
- * lets them go: the role SCIM_DEFAULT_ROLE names, else the built-in role without permissions
- * (Home and My account only), made through the role definition on first need, named after the
- * integration that needed it in the audit log.
+ * lets them go: the role SCIM_DEFAULT_ROLE names, else the built-in role without permissions (Home
+ * and My account only). The built-in role is made on first need, by the console itself as
+ * bootstrap makes the Administrator role (the token may hold no role permission), and audited.
  */
 export async function defaultRole(ctx: ScimContext): Promise<string> {
   const { db, config } = ctx.services;
@@ -70,21 +70,30 @@ export async function defaultRole(ctx: ScimContext): Promise<string> {
   }
   const existing = await roleNamed(db, PROVISIONED_ROLE);
   if (existing) return existing;
-  const body = roleCreateSchema.parse({
-    roleName: PROVISIONED_ROLE,
-    roleDescription: 'Users provisioned by the identity provider without a group: Home and My account only',
-    rolePermissions: [],
+  await db.transaction(async (tx) => {
+    const roleCode = newCode('ROLE-');
+    // Made meanwhile by another call: the unique name keeps that one.
+    const made = await tx
+      .insert(roles)
+      .values({ roleCode, roleName: PROVISIONED_ROLE, roleDescription: PROVISIONED_DESCRIPTION })
+      .onConflictDoNothing()
+      .returning({ roleCode: roles.roleCode });
+    if (made.length === 0) return;
+    await recordAudit(tx, {
+      action: 'CREATE',
+      collection: roles$.def.listSegment,
+      recordCode: roleCode,
+      after: await fetchOne(tx, roles$, roleCode),
+      actor: null,
+    });
   });
-  try {
-    const created = await createRecord(roles$, withBody(ctx, body));
-    return String(created.data?.roleCode);
-  } catch (err) {
-    // Made meanwhile by another call: the unique name says so.
-    const made = pgError(err)?.code === '23505' ? await roleNamed(db, PROVISIONED_ROLE) : undefined;
-    if (made) return made;
-    throw err;
-  }
+  const created = await roleNamed(db, PROVISIONED_ROLE);
+  if (!created) throw new ScimError(500, 'The role for provisioned users could not be made');
+  return created;
 }
+
+const PROVISIONED_DESCRIPTION =
+  'Users provisioned by the identity provider without a group: Home and My account only';
 
 /**
  * Nobody knows this password: the user signs in through single sign-on until someone sets one.

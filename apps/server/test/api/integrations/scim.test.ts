@@ -2,7 +2,7 @@ import { and, count, eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runScimFlow } from '../../../scripts/scim-client.ts';
-import { audits, roles, sessions, users } from '../../../src/db/schema/index.ts';
+import { audits, rolePermissions, roles, sessions, users } from '../../../src/db/schema/index.ts';
 import { PROVISIONED_ROLE } from '../../../src/scim/provisioning.ts';
 import { sharedTestApp } from '../../support/app.ts';
 import { expectOk } from '../../support/envelope.ts';
@@ -123,6 +123,11 @@ describe('the flow an identity provider runs (scripts/scim-client.ts over HTTP)'
           // No group named and no SCIM_DEFAULT_ROLE: the built-in role without permissions.
           const [role] = await t.handle.db.select().from(roles).where(eq(roles.roleCode, stored!.roleCode));
           expect(role?.roleName).toBe(PROVISIONED_ROLE);
+          const held = await t.handle.db
+            .select()
+            .from(rolePermissions)
+            .where(eq(rolePermissions.roleCode, stored!.roleCode));
+          expect(held).toEqual([]);
           // The password sent is honoured: the user signs in with it.
           expect((await login(userName, PASSWORD)).statusCode).toBe(200);
           expect(await sessionsOf(user.id)).toBe(1);
