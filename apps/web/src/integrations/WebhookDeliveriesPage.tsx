@@ -53,12 +53,14 @@ interface Redeliver {
 
 function SendAgainButton({ delivery, redeliver }: { delivery: WebhookDeliveryRecord; redeliver: Redeliver }) {
   const busy = redeliver.sending === delivery.deliveryCode;
+  // A pending delivery is still being tried: sending it again would only queue it twice.
+  const pending = delivery.status === 'pending';
   return (
     <Button
       size="small"
       variant="outlined"
       startIcon={busy ? <Spinner label="Sending" /> : <ReplayIcon fontSize="small" />}
-      disabled={busy}
+      disabled={busy || pending}
       onClick={() => redeliver.onSend(delivery)}
       aria-label={`Send ${delivery.eventType} of ${formatDateTime(delivery.createdAt)} again`}
       sx={{ whiteSpace: 'nowrap' }}

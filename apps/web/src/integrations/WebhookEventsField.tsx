@@ -40,7 +40,6 @@ function Group({
   // The "all" box chooses what the user may choose, and unticks everything when all of it is chosen.
   const open = { ...group, events: group.events.filter((e) => sendable.includes(e.type)) };
   const selection = open.events.length > 0 ? groupSelection(open, value) : groupSelection(group, value);
-  const legendId = `webhook-events-${group.key}`;
   const toggleAll = () =>
     onChange(
       selection === 'all'
@@ -50,7 +49,7 @@ function Group({
   return (
     <Box
       component="fieldset"
-      aria-labelledby={legendId}
+      aria-label={group.label}
       sx={{
         m: 0,
         px: 1.5,
@@ -64,7 +63,6 @@ function Group({
       }}
     >
       <FormControlLabel
-        id={legendId}
         sx={{ mr: 0, '& .MuiFormControlLabel-label': { fontWeight: 600 } }}
         control={
           <Checkbox

@@ -377,7 +377,8 @@ function DeleteDialog({ hook, onClose }: { hook: WebhookRecord; onClose: () => v
           />
         )}
         <DialogContentText sx={{ overflowWrap: 'anywhere' }}>
-          {hook.url} will not be told of any more events, and its secret stops being used.
+          {hook.url} will not be told of any more events: what is still queued for it is not sent, and its
+          delivery log goes with it.
         </DialogContentText>
       </DialogContent>
       <DialogActions sx={{ px: 3, pb: 2.5 }}>
