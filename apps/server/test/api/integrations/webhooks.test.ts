@@ -217,6 +217,32 @@ describe('webhook subscriptions', () => {
     expect(await deliveryRows(hook.webhookCode)).toEqual([]);
   });
 
+  it('lets an API token read, test and delete subscriptions, but not create or change one', async () => {
+    const role = await t.userWith(['MANAGE_INTEGRATIONS', 'VIEW_GENDERS'], { signIn: 'none' });
+    const made = await t.postJson(
+      'CreateApiToken',
+      { name: 'Webhook admin', roleCode: role.roleCode, noExpiry: true },
+      admin,
+    );
+    expect(made.statusCode, made.body).toBe(200);
+    const bearer = { authorization: `Bearer ${made.json().data.token}` };
+    const call = (method: 'GET' | 'POST', path: string, payload?: unknown) =>
+      t.app.inject({ method, url: `/api/${path}`, payload: payload as object, headers: bearer });
+    const body = { url: `${base}/token`, events: ['gender.created'] };
+    expect((await call('POST', 'CreateWebhook', body)).statusCode).toBe(403);
+    const hook = await createHook(body);
+    expect((await call('GET', 'GetWebhooks')).statusCode).toBe(200);
+    const update = { ...body, webhookCode: hook.webhookCode };
+    expect((await call('POST', 'UpdateWebhook', update)).statusCode).toBe(403);
+    expect((await call('POST', 'TestWebhook', { webhookCode: hook.webhookCode })).statusCode).toBe(200);
+    await until(
+      'the test event',
+      () => ofHook('/token').length,
+      (n) => n === 1,
+    );
+    expect((await call('POST', 'DeleteWebhook', { webhookCode: hook.webhookCode })).statusCode).toBe(200);
+  });
+
   it('refuses private addresses by default: 400 at create, and no request at send time', async () => {
     const config = t.services.config as { WEBHOOK_ALLOW_PRIVATE: boolean };
     const hook = await createHook({ url: `${base}/private`, events: ['gender.created'] });
