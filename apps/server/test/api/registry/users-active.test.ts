@@ -1,6 +1,6 @@
 import { API_TOKEN_MESSAGES, DISABLED_USER_MESSAGE, USER_ACTIVE_MESSAGES } from '@wfc/contract';
-import { and, eq, inArray } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { and, desc, eq, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   audits,
   permissions,
@@ -9,11 +9,19 @@ import {
   userMfa,
   users,
 } from '../../../src/db/schema/index.ts';
-import { sharedTestApp } from '../../support/app.ts';
+import { createTestApp, sharedTestApp, type TestApp } from '../../support/app.ts';
 import { expectError, expectOk } from '../../support/envelope.ts';
+import {
+  CLIENT_ID,
+  CLIENT_SECRET,
+  type ProviderAccount,
+  startProvider,
+  type TestProvider,
+  throughProvider,
+} from '../../support/oidc.ts';
 import { formEncode } from '../../support/requests.ts';
 import { USER_PASSWORD } from '../../support/users.ts';
-import { awayFromStepEdge, codeAt, enrol, passwordStep, verify } from '../account/support.ts';
+import { awayFromStepEdge, codeAt, cookieOf, enrol, passwordStep, verify } from '../account/support.ts';
 import { type Json, lastAudit } from './support.ts';
 
 const t = sharedTestApp();
@@ -300,5 +308,72 @@ describe('selectors and lists', () => {
       'Users fetched successfully',
     );
     expect(res.data).toEqual([expect.objectContaining({ active: false })]);
+  });
+});
+
+describe('single sign-on of a disabled user', () => {
+  const REDIRECT_URI = 'http://console.test/api/oidc/callback';
+  let provider: TestProvider;
+  let sso: TestApp;
+  beforeAll(async () => {
+    provider = await startProvider(REDIRECT_URI);
+    sso = await createTestApp({
+      OIDC_ISSUER: provider.issuer,
+      OIDC_CLIENT_ID: CLIENT_ID,
+      OIDC_CLIENT_SECRET: CLIENT_SECRET,
+      OIDC_REDIRECT_URI: REDIRECT_URI,
+    });
+  });
+  afterAll(async () => {
+    await sso?.close();
+    await provider?.close();
+  });
+
+  async function throughProviderAs(account: ProviderAccount) {
+    provider.signInAs = account;
+    const start = await sso.app.inject({ method: 'GET', url: '/api/oidc/login' });
+    const back = await throughProvider(String(start.headers.location), REDIRECT_URI);
+    return sso.app.inject({
+      method: 'GET',
+      url: `/api/oidc/callback${back.search}`,
+      headers: { cookie: cookieOf(start, 'wfc-oidc') ?? '' },
+    });
+  }
+
+  it('goes back to the sign-in page saying so, with no session, once the provider vouched for the account', async () => {
+    const user = await sso.userWith([], { signIn: 'none', username: 'sso.leaver' });
+    const account = { sub: 'subject-leaver', username: 'sso.leaver' };
+    const first = await throughProviderAs(account);
+    expect(first.headers.location).toBe('/login?sso=signed-in&next=%2F');
+    expect(await sso.handle.db.$count(sessions, eq(sessions.userCode, user.userCode))).toBe(1);
+
+    const ssoAdmin = await sso.login();
+    const row = (await sso.handle.db.select().from(users).where(eq(users.userCode, user.userCode)))[0]!;
+    const off = await sso.post(
+      'UpdateUser',
+      {
+        userCode: row.userCode,
+        username: row.username,
+        email: row.email,
+        roleCode: row.roleCode,
+        active: false,
+      },
+      ssoAdmin,
+    );
+    expectOk(off, 'User updated successfully');
+    expect(await sso.handle.db.$count(sessions, eq(sessions.userCode, user.userCode))).toBe(0);
+
+    const again = await throughProviderAs(account);
+    expect(again.statusCode).toBe(302);
+    expect(again.headers.location).toBe('/login?sso=disabled');
+    expect(cookieOf(again, 'sid')).toBeUndefined();
+    expect(await sso.handle.db.$count(sessions, eq(sessions.userCode, user.userCode))).toBe(0);
+    const [failure] = await sso.handle.db
+      .select({ after: audits.after })
+      .from(audits)
+      .where(eq(audits.action, 'SSO_FAILED'))
+      .orderBy(desc(audits.id))
+      .limit(1);
+    expect(failure?.after).toMatchObject({ reason: 'the user is disabled', username: 'sso.leaver' });
   });
 });
