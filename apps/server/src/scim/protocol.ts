@@ -64,6 +64,8 @@ export function toScimError(err: unknown): ScimError {
   if (err instanceof ScimError) return err;
   if (err instanceof ZodError) return invalidValue(detailOf(toApiError(err)));
   const api = toApiError(err);
+  // A write based on a version that is no longer current (`If-Match`): RFC 7644 section 3.14.
+  if (api.answer) return new ScimError(412, api.message);
   const scimType: ScimType | undefined =
     api.statusCode === 400
       ? 'invalidValue'

@@ -233,6 +233,43 @@ describe('Users', () => {
     expect(replaced.meta.version).not.toBe(created.meta.version);
   });
 
+  it('PATCH replaces userName and externalId, removes externalId, and honours If-Match', async () => {
+    const user = scimUserSchema.parse((await scim('POST', '/Users', newUser('scim.patched'))).json());
+    const patch = (operations: unknown[], headers: Record<string, string> = {}) =>
+      scim(
+        'PATCH',
+        `/Users/${user.id}`,
+        { schemas: [SCIM.patchOp], Operations: operations },
+        undefined,
+        headers,
+      );
+    const renamed = scimUserSchema.parse(
+      (
+        await patch([
+          { op: 'replace', path: 'userName', value: 'scim.patched-renamed' },
+          { op: 'add', path: 'externalId', value: 'idp-patched' },
+        ])
+      ).json(),
+    );
+    expect(renamed).toMatchObject({ userName: 'scim.patched-renamed', externalId: 'idp-patched' });
+    const [stored] = await t.handle.db.select().from(users).where(eq(users.userCode, user.id));
+    expect(stored).toMatchObject({ username: 'scim.patched-renamed', externalId: 'idp-patched' });
+    const removed = scimUserSchema.parse((await patch([{ op: 'remove', path: 'externalId' }])).json());
+    expect(removed.externalId).toBeUndefined();
+    // Based on the first version, two changes ago: refused, nothing written.
+    const stale = await patch([{ op: 'replace', path: 'userName', value: 'scim.stale' }], {
+      'if-match': user.meta.version,
+    });
+    expectScimError(stale, 412);
+    const current = await patch([{ op: 'replace', path: 'active', value: false }], {
+      'if-match': removed.meta.version,
+    });
+    expect(scimUserSchema.parse(current.json())).toMatchObject({
+      userName: 'scim.patched-renamed',
+      active: false,
+    });
+  });
+
   it('refuses a taken userName with 409 uniqueness', async () => {
     expectScimError(await scim('POST', '/Users', newUser('ADMIN')), 409, 'uniqueness');
   });
