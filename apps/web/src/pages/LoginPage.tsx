@@ -61,6 +61,7 @@ const SSO_FAILURES: Record<string, string> = {
     'Your company account is not a user of this console. Ask your system administrator to add you.',
   'not-linked':
     'Your company account is not linked to a user of this console. Ask your system administrator to link it.',
+  disabled: 'Your user of this console is disabled. Ask your system administrator to enable it.',
   expired: 'The single sign-on took too long or was started in another browser. Please try again.',
   failed: 'Single sign-on failed. Try again, or sign in with your username and password.',
 };

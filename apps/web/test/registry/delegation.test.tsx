@@ -11,12 +11,15 @@ const SELF = sessionUser([]).userCode;
 const OWN_ROLE_HELP = 'You cannot change your own role';
 const HELD_ONLY_HELP = 'Permissions you do not hold cannot be added';
 const OWN_PASSWORD_HELP = 'Change your own password in My account, which asks for the current one';
+const OWN_ACTIVE_HELP = 'You cannot disable your own user';
 
 const userRecord = (userCode: string) => ({
   userCode,
   username: 'jdoe',
   email: 'jdoe@example.com',
   role: { roleCode: 'ROLE-1', roleName: 'Clerk' },
+  active: true,
+  externalId: null,
   createdAt: '2024-01-01T00:00:00Z',
   updatedAt: '2024-01-01T00:00:00Z',
 });
@@ -117,9 +120,14 @@ describe('delegation in the forms', { timeout: SCREEN_TEST_TIMEOUT }, () => {
       expect(await findLoadedScreen('Update User')).toBeTruthy();
       expect(input('Password').disabled).toBe(true);
       expect(screen.getByText(OWN_PASSWORD_HELP)).toBeTruthy();
+      // Nobody disables their own user: the switch stays on, and says why.
+      expect(input('Active').disabled).toBe(true);
+      expect(input('Active').checked).toBe(true);
+      expect(screen.getByText(OWN_ACTIVE_HELP)).toBeTruthy();
       await user.click(screen.getByRole('button', { name: 'Submit' }));
       expect(await screen.findByText('User updated successfully')).toBeTruthy();
       expect(api.lastCallTo('UpdateUser')?.body.password).toBe('');
+      expect(api.lastCallTo('UpdateUser')?.body.active).toBe('true');
     });
   }
 
@@ -131,6 +139,8 @@ describe('delegation in the forms', { timeout: SCREEN_TEST_TIMEOUT }, () => {
     expect(await findLoadedScreen('Update User')).toBeTruthy();
     expect(input('Password').disabled).toBe(false);
     expect(screen.queryByText(OWN_PASSWORD_HELP)).toBeNull();
+    expect(input('Active').disabled).toBe(false);
+    expect(screen.queryByText(OWN_ACTIVE_HELP)).toBeNull();
   });
 
   it("sends a user manager to My account for their own sessions and two-factor, not through the user's panel", async () => {

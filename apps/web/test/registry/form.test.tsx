@@ -25,6 +25,8 @@ const USER = {
   username: 'jdoe',
   email: 'jdoe@example.com',
   role: { roleCode: 'ROLE-1', roleName: 'Auditor' },
+  active: true,
+  externalId: null,
   createdAt: '2024-01-01T00:00:00Z',
   updatedAt: '2024-01-01T00:00:00Z',
 };
@@ -155,6 +157,8 @@ describe('shared entity form', { timeout: SCREEN_TEST_TIMEOUT }, () => {
     await user.click(screen.getByRole('button', { name: 'Hide password' }));
     expect(input('Password').type).toBe('password');
     expect(screen.getByText('Auditor')).toBeTruthy();
+    expect(input('Active').checked).toBe(true);
+    expect(input('Active').disabled).toBe(false);
     await user.clear(input('Email'));
     await user.type(input('Email'), 'not-an-email');
     await user.click(screen.getByRole('button', { name: 'Submit' }));
@@ -170,6 +174,7 @@ describe('shared entity form', { timeout: SCREEN_TEST_TIMEOUT }, () => {
       email: 'john@example.com',
       password: '',
       roleCode: 'ROLE-1',
+      active: 'true',
     });
   });
 

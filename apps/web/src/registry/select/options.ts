@@ -20,10 +20,13 @@ export interface SelectParent {
 
 const KEYWORD_DELAY_MS = 300;
 
-function toOption(source: ResourceDef, record: RegistryRecord): Option {
+/** Pure: a record as a selector's option, named as its definition says; a switched-off one says so. */
+export function toOption(source: ResourceDef, record: RegistryRecord): Option {
   const code = String(record[source.code]);
   const name = record[source.nameField];
-  return { value: code, label: typeof name === 'string' && name ? name : code };
+  const label = typeof name === 'string' && name ? name : code;
+  const flag = source.activeFlag;
+  return { value: code, label: flag && record[flag.field] === false ? `${label} (${flag.offLabel})` : label };
 }
 
 async function fetchOptionsPage(

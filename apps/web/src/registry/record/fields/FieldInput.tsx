@@ -66,8 +66,9 @@ export function FieldInput({ def, field, fields, control, delegated, error, onPa
         name={field.name}
         id={id}
         label={field.label}
+        disabled={delegated.locked}
         error={error}
-        help={field.help}
+        help={delegated.help ?? field.help}
       />
     );
   }

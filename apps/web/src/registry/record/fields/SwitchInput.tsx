@@ -9,12 +9,21 @@ interface Props<V extends FieldValues> {
   name: FieldPath<V>;
   id: string;
   label: string;
+  disabled?: boolean;
   error?: string;
   help?: string;
 }
 
 /** An on / off field (a role's "Require two-factor sign-in"). */
-export function SwitchInput<V extends FieldValues>({ control, name, id, label, error, help }: Props<V>) {
+export function SwitchInput<V extends FieldValues>({
+  control,
+  name,
+  id,
+  label,
+  disabled,
+  error,
+  help,
+}: Props<V>) {
   return (
     <Controller
       name={name}
@@ -23,11 +32,13 @@ export function SwitchInput<V extends FieldValues>({ control, name, id, label, e
         <FormControl error={Boolean(error)} sx={{ gridColumn: '1 / -1' }}>
           <FormControlLabel
             label={label}
+            disabled={disabled}
             control={
               <Switch
                 id={id}
                 name={field.name}
                 checked={field.value === true}
+                disabled={disabled}
                 onChange={(_e, checked) => field.onChange(checked)}
                 onBlur={field.onBlur}
                 slotProps={{ input: { 'aria-describedby': help || error ? `${id}-help` : undefined } }}
