@@ -24,8 +24,14 @@ import { shellScreenTitle, withAppName } from './shellTitles';
 const SideNav = lazy(() => import('./SideNav'));
 
 /**
- * Any 403 from any call means the role lacks a permission: show the access-denied page, in place
- * of the page that asked (which it is told, so as never to go back to it).
+ * The sign-in calls: their 403 (a disabled user) is no missing permission but the sign-in's own
+ * answer, which the sign-in page or dialog shows where it was given.
+ */
+const SIGN_IN_CALLS: ReadonlySet<string> = new Set(['login', 'VerifyMfa']);
+
+/**
+ * Any 403 from any other call means the role lacks a permission: show the access-denied page, in
+ * place of the page that asked (which it is told, so as never to go back to it).
  */
 function useForbiddenRedirect() {
   const navigate = useNavigate();
@@ -34,8 +40,9 @@ function useForbiddenRedirect() {
   here.current = `${pathname}${search}${hash}`;
   useEffect(
     () =>
-      onApiStatus((status) => {
-        if (status !== 403 || here.current.startsWith(ACCESS_DENIED_PATH)) return;
+      onApiStatus((status, call) => {
+        if (status !== 403 || SIGN_IN_CALLS.has(call.path) || here.current.startsWith(ACCESS_DENIED_PATH))
+          return;
         const state: AccessDeniedState = { refused: here.current };
         navigate(ACCESS_DENIED_PATH, { replace: true, state });
       }),
