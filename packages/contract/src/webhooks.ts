@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { codeRef, formBoolean, optionalSwitch } from './fields.ts';
+import { codeRef, formBoolean, optionalSwitch, recordVersion } from './fields.ts';
 import { RESOURCES } from './resources/index.ts';
 import { text, timestamp } from './resources/record-parts.ts';
 
@@ -98,12 +98,12 @@ export const updateWebhookSchema = createWebhookSchema.extend({
   includePersonalData: optionalSwitch,
   /** A paused subscription is told of nothing until it is active again. */
   active: optionalSwitch,
-  version: z.number().int().positive().optional(),
+  version: recordVersion,
 });
 
 export const webhookCodeSchema = z.object({ webhookCode: codeRef('Webhook code') });
 export const deleteWebhookSchema = webhookCodeSchema.extend({
-  version: z.number().int().positive().optional(),
+  version: recordVersion,
 });
 export const webhookDeliveriesQuerySchema = webhookCodeSchema.extend({
   pageNumber: z.coerce.number().int().min(1).default(1),
