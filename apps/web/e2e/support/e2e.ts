@@ -8,7 +8,10 @@ import {
   ADMIN_USERNAME,
   createTestApp,
   type Database,
+  type JobQueue,
+  type JobQueueOptions,
   sharedFixture,
+  startJobs,
   type TestUser,
 } from '@wfc/server/testing';
 import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
@@ -53,6 +56,11 @@ export interface E2E {
   screenshot(page: Page, name: string): Promise<string[]>;
   /** Serious and critical axe violations of the page as it is now. */
   checkA11y(page: Page): Promise<AxeViolation[]>;
+  /**
+   * The background jobs as the server runs them beside its routes (webhook deliveries, the
+   * retention purge), with the options given (a fast delivery timing); stopped by `close`.
+   */
+  startJobs(options?: JobQueueOptions): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -85,6 +93,8 @@ export async function startE2E(overrides: ServerOverrides = {}): Promise<E2E> {
     args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu', '--disable-dev-shm-usage'],
   });
   const cspBypassed = new WeakSet<Page>();
+  let jobs: JobQueue | undefined;
+  const quiet = { info() {}, error() {} };
 
   const e2e: E2E = {
     baseURL: address,
@@ -154,7 +164,17 @@ export async function startE2E(overrides: ServerOverrides = {}): Promise<E2E> {
       return (violations as AxeViolation[]).filter((v) => v.impact === 'serious' || v.impact === 'critical');
     },
 
+    async startJobs(options = {}) {
+      if (jobs) throw new Error('The background jobs are already running');
+      const { db, config, metrics } = server.services;
+      jobs = await startJobs(
+        { db, config, metrics, log: quiet },
+        { databaseUrl: server.handle.url, ...options },
+      );
+    },
+
     async close() {
+      await jobs?.stop();
       await browser.close();
       await server.close();
     },

@@ -62,7 +62,7 @@ function SendAgainButton({ delivery, redeliver }: { delivery: WebhookDeliveryRec
       startIcon={busy ? <Spinner label="Sending" /> : <ReplayIcon fontSize="small" />}
       disabled={busy || pending}
       onClick={() => redeliver.onSend(delivery)}
-      aria-label={`Send ${delivery.eventType} of ${formatDateTime(delivery.createdAt)} again`}
+      aria-label={`Send again: ${delivery.eventType} of ${formatDateTime(delivery.createdAt)}`}
       sx={{ whiteSpace: 'nowrap' }}
     >
       Send again

@@ -6,10 +6,11 @@ import FormHelperText from '@mui/material/FormHelperText';
 import FormLabel from '@mui/material/FormLabel';
 import Typography from '@mui/material/Typography';
 import { WEBHOOK_EVENT_TYPES } from '@wfc/contract';
-import { useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import {
   groupSelection,
   groupWebhookEvents,
+  OTHER_EVENTS_KEY,
   toggleEvent,
   toggleGroup,
   type WebhookEventGroup,
@@ -21,6 +22,39 @@ interface Props {
   /** The events the user may subscribe to; others show only while chosen, to be unticked. */
   sendable: readonly string[];
   error?: string;
+}
+
+/**
+ * A box for a set of boxes: checked, empty, or mixed. Mixed is the input's own `indeterminate`
+ * state, which assistive technology reads as such; MUI's `aria-checked="mixed"` on a native
+ * checkbox is not allowed.
+ */
+function MixedCheckbox({
+  selection,
+  disabled,
+  onChange,
+  label,
+}: {
+  selection: 'all' | 'some' | 'none';
+  disabled?: boolean;
+  onChange(): void;
+  label?: string;
+}) {
+  const ref = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (ref.current) ref.current.indeterminate = selection === 'some';
+  }, [selection]);
+  return (
+    <Checkbox
+      size="small"
+      checked={selection === 'all'}
+      indeterminate={selection === 'some'}
+      disabled={disabled}
+      onChange={onChange}
+      inputRef={ref}
+      slotProps={{ input: { 'aria-checked': undefined, ...(label ? { 'aria-label': label } : {}) } }}
+    />
+  );
 }
 
 /** One module's events: its "all" box, then each event's; a fieldset named by the module. */
@@ -65,18 +99,24 @@ function Group({
       <FormControlLabel
         sx={{ mr: 0, '& .MuiFormControlLabel-label': { fontWeight: 600 } }}
         control={
-          <Checkbox
-            size="small"
-            checked={selection === 'all'}
-            indeterminate={selection === 'some'}
+          <MixedCheckbox
+            selection={selection}
             disabled={open.events.length === 0 && selection === 'none'}
             onChange={toggleAll}
-            slotProps={{ input: { 'aria-label': `${group.label}: all` } }}
+            label={`${group.label}: all`}
           />
         }
         label={group.label}
       />
-      <Box sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 1, pl: 3 }}>
+      {/* A module's four verbs two by two; the other events' longer names one a line. */}
+      <Box
+        sx={{
+          display: 'grid',
+          gridTemplateColumns: group.key === OTHER_EVENTS_KEY ? '1fr' : 'repeat(2, minmax(0, 1fr))',
+          columnGap: 1,
+          pl: 3,
+        }}
+      >
         {group.events.map((e) => {
           const checked = value.includes(e.type);
           return (
@@ -135,10 +175,8 @@ export function WebhookEventsField({ value, onChange, sendable, error }: Props) 
         <FormControlLabel
           sx={{ ml: 'auto', mr: 0 }}
           control={
-            <Checkbox
-              size="small"
-              checked={all === 'all'}
-              indeterminate={all === 'some'}
+            <MixedCheckbox
+              selection={all}
               disabled={sendable.length === 0}
               onChange={() => onChange(toggleGroup(everything, value, order))}
             />

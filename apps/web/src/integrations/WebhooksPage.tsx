@@ -149,7 +149,7 @@ function RowActions({ hook, actions, compact }: { hook: WebhookRecord; actions: 
     {
       key: 'test',
       label: 'Send test event',
-      name: `Send a test event to ${host}`,
+      name: `Send test event to ${host}`,
       Icon: SendOutlinedIcon,
       onClick: () => actions.onTest(hook),
       disabled: actions.testing === hook.webhookCode,

@@ -85,7 +85,7 @@ describe('Integrations > Webhooks', { timeout: SCREEN_TEST_TIMEOUT }, () => {
     expect(within(fresh).getByText('None yet')).toBeTruthy();
     for (const name of [
       'Deliveries of',
-      'Send a test event to',
+      'Send test event to',
       'Edit the webhook to',
       'Delete the webhook to',
     ]) {
