@@ -109,8 +109,8 @@ describe('every route declares who may call it', () => {
         expect(r.access).toEqual({ kind: 'all', permissions: ['CREATE_PERFORMANCE', 'UPDATE_PERFORMANCE'] });
         continue;
       }
-      // An API token is no registry record: the integrations permission governs it.
-      if (r.path === 'CreateApiToken') {
+      // An API token or a webhook is no registry record: the integrations permission governs it.
+      if (['CreateApiToken', 'CreateWebhook', 'UpdateWebhook', 'DeleteWebhook'].includes(r.path)) {
         expect(r.access).toEqual({ kind: 'any', permissions: ['MANAGE_INTEGRATIONS'] });
         continue;
       }

@@ -55,6 +55,7 @@ let enrolling: { cookie: string; secret: string };
 let sso: { search: string; pending: string };
 /** A token made while writes worked, to revoke; its secret must reach no log line. */
 let apiTokenCode: string;
+let webhook: { webhookCode: string; deliveryCode: string };
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const cookieValue = (cookie: string) => cookie.slice(cookie.indexOf('=') + 1);
@@ -271,6 +272,20 @@ function specialCall(route: ApiRoute): (() => Promise<unknown>) | undefined {
       });
     },
     RevokeApiToken: () => send(route, { body: { tokenCode: apiTokenCode }, cookie: admin }),
+    CreateWebhook: () =>
+      send(route, { body: { url: 'https://8.8.8.8/planted-2', events: ['gender.created'] }, cookie: admin }),
+    UpdateWebhook: () =>
+      send(route, {
+        body: {
+          webhookCode: webhook.webhookCode,
+          url: 'https://8.8.8.8/planted',
+          events: ['gender.updated'],
+        },
+        cookie: admin,
+      }),
+    DeleteWebhook: () => send(route, { body: { webhookCode: webhook.webhookCode }, cookie: admin }),
+    TestWebhook: () => send(route, { body: { webhookCode: webhook.webhookCode }, cookie: admin }),
+    RedeliverWebhook: () => send(route, { body: { deliveryCode: webhook.deliveryCode }, cookie: admin }),
     ErasePersonalData: () =>
       send(route, { body: { userCode: mfaUser.userCode, currentPassword: ADMIN_PASSWORD }, cookie: admin }),
     // An update the log recorded, and the record's version now: the restore is that update undone.
@@ -507,6 +522,17 @@ beforeAll(async () => {
   apiTokenCode = created.json().data.tokenCode;
   secrets.set('API token', created.json().data.token);
   secrets.set("API token's hash", sha256(created.json().data.token));
+
+  // A literal public address: no lookup, and no job queue here to send anything.
+  const hook = await t.postJson(
+    'CreateWebhook',
+    { url: 'https://8.8.8.8/planted', events: ['gender.created'] },
+    admin,
+  );
+  secrets.set('webhook signing secret', hook.json().data.secret);
+  const webhookCode = hook.json().data.webhookCode as string;
+  const tested = await t.postJson('TestWebhook', { webhookCode }, admin);
+  webhook = { webhookCode, deliveryCode: tested.json().data.deliveryCode };
 
   await refuseEveryWrite();
   lines.length = 0;
