@@ -142,6 +142,33 @@ async function redactAudits(tx: Executor, person: Person, values: ReadonlySet<st
   return rows.length;
 }
 
+/**
+ * The webhooks' outbox (webhooks/events.ts): events about the person's records go, with their
+ * deliveries, sent or not; the others that name them (an edit they made, a department they
+ * managed) keep their event with the person's values read as ERASED.
+ */
+async function forgetInOutbox(tx: Executor, person: Person, values: ReadonlySet<string>): Promise<number> {
+  const codes = personCodes(person);
+  if (!codes.length) return 0;
+  const gone = await rowsOf(
+    tx,
+    sql`delete from webhook_events where record_code in (${inList(codes)}) returning 1`,
+  );
+  const known = new Set(values);
+  for (const code of codes) known.add(code);
+  if (person.username) known.add(person.username);
+  const named = [...known].map((v) => sql`position(${v} in payload::text) > 0`);
+  const rows = await rowsOf<{ id: number; payload: unknown }>(
+    tx,
+    sql`select id, payload from webhook_events where ${sql.join(named, sql` or `)}`,
+  );
+  for (const row of rows) {
+    await tx.execute(sql`update webhook_events set payload = ${JSON.stringify(redactValues(row.payload, known))}::jsonb
+      where id = ${row.id}`);
+  }
+  return gone.length;
+}
+
 const inList = (codes: readonly string[]) =>
   sql.join(
     codes.map((c) => sql`${c}`),
@@ -180,6 +207,7 @@ export async function erasePerson(
     sql`delete from deleted_records where ${aboutCondition(PERSONAL_TABLES.deleted_records!, person)}`,
   );
   await forgetInBin(tx, personCodes(person), (json) => redactValues(json, values));
+  counts.webhook_events = await forgetInOutbox(tx, person, values);
   const employeeCodes = person.employeeCodes;
   if (employeeCodes.length) {
     await count(

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { ERASED } from '@wfc/contract';
+import { ERASED, WEBHOOK_EVENT_TYPES } from '@wfc/contract';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../../src/db/rows.ts';
@@ -152,6 +152,9 @@ beforeAll(async () => {
   await t.settle();
   admin = await t.login();
   person = await demoPerson(t);
+  // A subscription to every event: the outbox keeps what the planting changes, the person's values too.
+  await t.handle.db.execute(sql`insert into webhooks (webhook_code, url, events, secret)
+    values ('WEBHOOK-ERASURE', 'https://hooks.example.com/console', ${JSON.stringify(WEBHOOK_EVENT_TYPES)}::jsonb, 'sealed')`);
   await plant(t, admin, person);
   scoresBefore = await count(
     t,
@@ -242,12 +245,23 @@ describe('ErasePersonalData', () => {
     await t.settle();
 
     const dump = await everyRow(t);
-    console.log(
-      'LEFT',
-      dump.split('\n').filter((l) => l.includes(person.username)),
-    );
     for (const value of [...Object.values(PLANTED), person.username])
       expect(dump, value).not.toContain(value);
+
+    // The outbox had events about them: those about their records go, the others keep nothing of them.
+    expect(
+      await count(
+        t,
+        sql`select count(*)::int as n from webhook_events
+            where record_code in (${person.userCode}, ${person.employeeCode}, ${person.profileCode})`,
+      ),
+    ).toBe(0);
+    expect(
+      await count(
+        t,
+        sql`select count(*)::int as n from webhook_events where record_code = ${person.departmentCode}`,
+      ),
+    ).toBeGreaterThan(0);
 
     // Every event stays, with its values erased, and one more says who erased whom.
     expect(await count(t, sql`select count(*)::int as n from audits`)).toBe(auditsBefore + 1);
