@@ -146,6 +146,7 @@ export const AUDIT_MODULES = [
   'performances',
   'demo data',
   'api tokens',
+  'webhooks',
   'retention',
 ] as const;
 
