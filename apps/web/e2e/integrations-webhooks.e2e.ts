@@ -36,7 +36,8 @@ beforeAll(async () => {
         headers: req.headers,
         json: JSON.parse(Buffer.concat(chunks).toString('utf8')),
       });
-      res.writeHead(204).end();
+      if (req.url === '/hooks/failing') res.writeHead(500).end('The receiver is down for maintenance');
+      else res.writeHead(204).end();
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', () => resolve()));
@@ -244,6 +245,52 @@ describe('Webhooks', () => {
       await shoot(dark, `edit-${scheme}`);
       expect(await e2e.checkA11y(dark).then(describeViolations)).toBe('');
     }
+
+    // A receiver that fails: its empty log, then a test event tried again and again.
+    await page.getByRole('button', { name: 'New webhook' }).click();
+    const second = page.getByRole('dialog', { name: 'New webhook' });
+    await second.getByRole('textbox', { name: 'URL' }).fill(`${base}/hooks/failing`);
+    await second.getByRole('checkbox', { name: 'Import committed' }).check();
+    await second.getByRole('button', { name: 'Create webhook' }).click();
+    await page
+      .getByRole('dialog', { name: 'Copy the signing secret' })
+      .getByRole('button', { name: 'Done' })
+      .click();
+    const failing = page.getByRole('row', { name: /hooks\/failing/ });
+    await failing.getByText('import.committed').waitFor();
+    await failing.getByRole('link', { name: `Deliveries of ${host}` }).click();
+    await page.getByText('No deliveries yet').waitFor();
+    await shoot(page, 'deliveries-empty');
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await seeToast(page, 'Test event queued');
+    const retrying = page
+      .getByRole('table', { name: 'Deliveries' })
+      .getByRole('row', { name: /webhook\.test/ });
+    await expect
+      .poll(
+        async () => {
+          if ((await retrying.getByText('HTTP 500').count()) === 0) {
+            await page.getByRole('button', { name: 'Refresh' }).click();
+            await page.waitForTimeout(300);
+          }
+          return retrying.getByText('HTTP 500').count();
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(1);
+    await retrying.getByText('Retrying').waitFor();
+    expect(await retrying.getByRole('button', { name: /^Send again/ }).isDisabled()).toBe(true);
+    await shoot(page, 'deliveries-failing');
+    await page.goBack();
+    await dismissToasts(page);
+    await failing.getByText('Retrying').waitFor();
+    await failing.getByRole('button', { name: `Delete the webhook to ${host}` }).click();
+    await page
+      .getByRole('dialog', { name: `Delete the webhook to ${host}?` })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await seeToast(page, 'Webhook deleted');
+    await failing.waitFor({ state: 'detached' });
 
     await dismissToasts(page);
     await row.getByRole('button', { name: `Delete the webhook to ${host}` }).click();

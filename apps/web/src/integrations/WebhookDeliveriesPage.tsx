@@ -83,7 +83,7 @@ function LastError({ text }: { text: string | null }) {
           WebkitLineClamp: 2,
           WebkitBoxOrient: 'vertical',
           overflow: 'hidden',
-          overflowWrap: 'anywhere',
+          overflowWrap: 'break-word',
           color: 'error.main',
         }}
       >
@@ -96,7 +96,15 @@ function LastError({ text }: { text: string | null }) {
 function DeliveryTable({ rows, redeliver }: { rows: WebhookDeliveryRecord[]; redeliver: Redeliver }) {
   return (
     <TableContainer>
-      <Table aria-label="Deliveries" size="small">
+      <Table
+        aria-label="Deliveries"
+        size="small"
+        sx={{
+          '& th': { whiteSpace: 'nowrap' },
+          '& .MuiTableCell-root': { px: 1.5 },
+          '& .MuiTableCell-root:first-of-type': { pl: 2 },
+        }}
+      >
         <TableHead>
           <TableRow>
             <TableCell>Time</TableCell>
@@ -116,8 +124,8 @@ function DeliveryTable({ rows, redeliver }: { rows: WebhookDeliveryRecord[]; red
         <TableBody>
           {rows.map((d) => (
             <TableRow key={d.deliveryCode} sx={{ '& td': { py: 1.25 } }}>
-              <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(d.createdAt)}</TableCell>
-              <TableCell sx={{ ...monoFont, overflowWrap: 'anywhere', minWidth: 140 }}>
+              <TableCell sx={{ minWidth: 130 }}>{formatDateTime(d.createdAt)}</TableCell>
+              <TableCell sx={{ ...monoFont, overflowWrap: 'anywhere', minWidth: 120 }}>
                 {d.eventType}
               </TableCell>
               <TableCell>
@@ -125,8 +133,8 @@ function DeliveryTable({ rows, redeliver }: { rows: WebhookDeliveryRecord[]; red
               </TableCell>
               <TableCell sx={{ whiteSpace: 'nowrap' }}>{answer(d)}</TableCell>
               <TableCell align="right">{d.attempts}</TableCell>
-              <TableCell sx={{ whiteSpace: 'nowrap' }}>{nextAttempt(d)}</TableCell>
-              <TableCell sx={{ maxWidth: 260 }}>
+              <TableCell sx={{ minWidth: 130 }}>{nextAttempt(d)}</TableCell>
+              <TableCell sx={{ minWidth: 140, maxWidth: 260 }}>
                 <LastError text={d.lastError} />
               </TableCell>
               <TableCell align="right">

@@ -25,7 +25,7 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { WEBHOOK_EVENT_TYPES, type WebhookRecord } from '@wfc/contract';
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { ApiError, errorMessage } from '../api/client';
 import { failureOf } from '../api/retry';
@@ -116,14 +116,34 @@ function LastDelivery({ hook, inline }: { hook: WebhookRecord; inline?: boolean 
       </Typography>
     );
   }
+  const code = last.statusCode !== null ? answerText(last.statusCode, true) : null;
+  // An answer means it was tried: a pending one with an answer is being retried.
+  const chip = <DeliveryStatusChip status={last.status} attempts={code ? 1 : 0} />;
+  if (inline) {
+    return (
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', columnGap: 1, rowGap: 0.5 }}>
+        {chip}
+        <Typography variant="body2" color="text.secondary" component="span">
+          {code ? `${code} · ` : ''}
+          {formatDateTime(last.at)}
+        </Typography>
+      </Box>
+    );
+  }
   return (
-    <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', columnGap: 1, rowGap: 0.5 }}>
-      <DeliveryStatusChip status={last.status} />
-      <Typography variant="body2" color="text.secondary" component="span">
-        {last.statusCode !== null ? `${answerText(last.statusCode, true)} · ` : ''}
+    <>
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', columnGap: 1, rowGap: 0.5 }}>
+        {chip}
+        {code && (
+          <Typography variant="body2" color="text.secondary" component="span" sx={{ whiteSpace: 'nowrap' }}>
+            {code}
+          </Typography>
+        )}
+      </Box>
+      <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5, whiteSpace: 'nowrap' }}>
         {formatDateTime(last.at)}
       </Typography>
-    </Box>
+    </>
   );
 }
 
@@ -212,15 +232,41 @@ function RowActions({ hook, actions, compact }: { hook: WebhookRecord; actions: 
   );
 }
 
-function UrlCell({ hook }: { hook: WebhookRecord }) {
+/** A URL that may break after its slashes and separators rather than inside a word. */
+function BreakableUrl({ url }: { url: string }) {
+  const parts = url.split(/(?<=[/?&#])/);
+  let offset = 0;
+  return (
+    <>
+      {parts.map((part) => {
+        const at = offset;
+        offset += part.length;
+        return (
+          <Fragment key={at}>
+            {at > 0 && <wbr />}
+            {part}
+          </Fragment>
+        );
+      })}
+    </>
+  );
+}
+
+/** The URL, what it is for, and (in the table) who created it when. */
+function UrlCell({ hook, created }: { hook: WebhookRecord; created?: boolean }) {
   return (
     <>
       <Box component="span" sx={{ ...monoFont, fontWeight: 600, overflowWrap: 'anywhere', display: 'block' }}>
-        {hook.url}
+        <BreakableUrl url={hook.url} />
       </Box>
       {hook.description && (
-        <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+        <Typography variant="body2" sx={{ overflowWrap: 'anywhere', mt: 0.25 }}>
           {hook.description}
+        </Typography>
+      )}
+      {created && (
+        <Typography variant="body2" color="text.secondary" sx={{ mt: 0.25, overflowWrap: 'anywhere' }}>
+          Created {formatDateTime(hook.createdAt)} by {createdBy(hook)}
         </Typography>
       )}
     </>
@@ -230,14 +276,16 @@ function UrlCell({ hook }: { hook: WebhookRecord }) {
 function WebhookTable({ hooks, actions }: { hooks: WebhookRecord[]; actions: Actions }) {
   return (
     <TableContainer>
-      <Table aria-label="Webhooks">
+      <Table
+        aria-label="Webhooks"
+        sx={{ '& .MuiTableCell-root': { px: 1.5 }, '& .MuiTableCell-root:first-of-type': { pl: 2 } }}
+      >
         <TableHead>
           <TableRow>
             <TableCell>URL</TableCell>
             <TableCell>Events</TableCell>
             <TableCell>Status</TableCell>
             <TableCell>Last delivery</TableCell>
-            <TableCell>Created</TableCell>
             <TableCell>
               <Box component="span" sx={visuallyHidden}>
                 Actions
@@ -248,28 +296,22 @@ function WebhookTable({ hooks, actions }: { hooks: WebhookRecord[]; actions: Act
         <TableBody>
           {hooks.map((h) => (
             <TableRow key={h.webhookCode} sx={{ verticalAlign: 'top', opacity: h.active ? 1 : 0.8 }}>
-              <TableCell sx={{ minWidth: 200, maxWidth: 360 }}>
-                <UrlCell hook={h} />
+              <TableCell sx={{ minWidth: 220 }}>
+                <UrlCell hook={h} created />
               </TableCell>
-              <TableCell sx={{ maxWidth: 280 }}>
+              <TableCell sx={{ maxWidth: 200 }}>
                 <EventsSummary events={h.events} />
               </TableCell>
-              <TableCell>
+              <TableCell sx={{ minWidth: 130 }}>
                 <ActiveChip hook={h} />
                 {h.includePersonalData && (
-                  <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5, whiteSpace: 'nowrap' }}>
+                  <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
                     With personal details
                   </Typography>
                 )}
               </TableCell>
-              <TableCell sx={{ minWidth: 150 }}>
+              <TableCell>
                 <LastDelivery hook={h} />
-              </TableCell>
-              <TableCell sx={{ minWidth: 140 }}>
-                {formatDateTime(h.createdAt)}
-                <Typography variant="body2" color="text.secondary">
-                  by {createdBy(h)}
-                </Typography>
               </TableCell>
               <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
                 <RowActions hook={h} actions={actions} compact />
@@ -282,7 +324,7 @@ function WebhookTable({ hooks, actions }: { hooks: WebhookRecord[]; actions: Act
   );
 }
 
-/** On a phone each webhook is a block of its own: six columns do not fit. */
+/** On a phone each webhook is a block of its own: five columns do not fit. */
 function WebhookList({ hooks, actions }: { hooks: WebhookRecord[]; actions: Actions }) {
   return (
     <Box component="ul" aria-label="Webhooks" sx={{ listStyle: 'none', m: 0, p: 0 }}>

@@ -65,7 +65,7 @@ describe('Integrations > Webhooks', { timeout: SCREEN_TEST_TIMEOUT }, () => {
       within(table)
         .getAllByRole('columnheader')
         .map((c) => c.textContent),
-    ).toEqual(['URL', 'Events', 'Status', 'Last delivery', 'Created', 'Actions']);
+    ).toEqual(['URL', 'Events', 'Status', 'Last delivery', 'Actions']);
     const [, payroll, bi, fresh] = within(table).getAllByRole('row');
     if (!payroll || !bi || !fresh) throw new Error('three rows expected');
     expect(within(payroll).getByText('https://payroll.example.com/hooks/workforce')).toBeTruthy();
@@ -75,7 +75,7 @@ describe('Integrations > Webhooks', { timeout: SCREEN_TEST_TIMEOUT }, () => {
     expect(within(payroll).getByText('Active')).toBeTruthy();
     expect(within(payroll).getByText('Delivered')).toBeTruthy();
     expect(within(payroll).getByText(/HTTP 200/)).toBeTruthy();
-    expect(within(payroll).getByText('by admin')).toBeTruthy();
+    expect(within(payroll).getByText(/^Created .+ by admin$/)).toBeTruthy();
     // Many events read as a count; the tooltip lists them.
     expect(within(bi).getByText(`All ${WEBHOOK_EVENT_TYPES.length} events`)).toBeTruthy();
     expect(within(bi).queryByText('employee.created')).toBeNull();
