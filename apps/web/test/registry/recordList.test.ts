@@ -8,7 +8,7 @@ describe('phone card layout', () => {
   it('titles a card with the display name and shows the next three columns in table order', () => {
     const users = cardLayout(RESOURCE_BY_KEY.user);
     expect(users.title?.label).toBe('Username');
-    expect(labels(users.fields)).toEqual(['Email', 'Role', 'Created At']);
+    expect(labels(users.fields)).toEqual(['Email', 'Role', 'Status']);
   });
 
   it('keeps the columns before the name: an employee shows its Id first', () => {
