@@ -29,6 +29,7 @@ import { ScreenHeader } from '../ui/ScreenHeader';
 import { LoadingRegion } from '../ui/Skeletons';
 import { Spinner } from '../ui/Spinner';
 import { LoadingOverlay, TablePager } from '../ui/TablePager';
+import { Breakable } from './Breakable';
 import { answerText, DeliveryStatusChip, monoFont } from './deliveryStatus';
 import { IntegrationsTabs } from './IntegrationsTabs';
 import { WEBHOOKS_PATH } from './paths';
@@ -125,8 +126,8 @@ function DeliveryTable({ rows, redeliver }: { rows: WebhookDeliveryRecord[]; red
           {rows.map((d) => (
             <TableRow key={d.deliveryCode} sx={{ '& td': { py: 1.25 } }}>
               <TableCell sx={{ minWidth: 130 }}>{formatDateTime(d.createdAt)}</TableCell>
-              <TableCell sx={{ ...monoFont, overflowWrap: 'anywhere', minWidth: 120 }}>
-                {d.eventType}
+              <TableCell sx={{ ...monoFont, minWidth: 120 }}>
+                <Breakable text={d.eventType} />
               </TableCell>
               <TableCell>
                 <DeliveryStatusChip status={d.status} attempts={d.attempts} />

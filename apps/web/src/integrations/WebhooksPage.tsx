@@ -25,7 +25,7 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { WEBHOOK_EVENT_TYPES, type WebhookRecord } from '@wfc/contract';
-import { Fragment, useState } from 'react';
+import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { ApiError, errorMessage } from '../api/client';
 import { failureOf } from '../api/retry';
@@ -37,6 +37,7 @@ import { visuallyHidden } from '../ui/paging';
 import { RequestError } from '../ui/RequestError';
 import { ScreenHeader } from '../ui/ScreenHeader';
 import { LoadingRegion } from '../ui/Skeletons';
+import { Breakable } from './Breakable';
 import { answerText, DeliveryStatusChip, monoFont } from './deliveryStatus';
 import { IntegrationsTabs } from './IntegrationsTabs';
 import { deliveriesPath } from './paths';
@@ -232,32 +233,12 @@ function RowActions({ hook, actions, compact }: { hook: WebhookRecord; actions: 
   );
 }
 
-/** A URL that may break after its slashes and separators rather than inside a word. */
-function BreakableUrl({ url }: { url: string }) {
-  const parts = url.split(/(?<=[/?&#])/);
-  let offset = 0;
-  return (
-    <>
-      {parts.map((part) => {
-        const at = offset;
-        offset += part.length;
-        return (
-          <Fragment key={at}>
-            {at > 0 && <wbr />}
-            {part}
-          </Fragment>
-        );
-      })}
-    </>
-  );
-}
-
 /** The URL, what it is for, and (in the table) who created it when. */
 function UrlCell({ hook, created }: { hook: WebhookRecord; created?: boolean }) {
   return (
     <>
       <Box component="span" sx={{ ...monoFont, fontWeight: 600, overflowWrap: 'anywhere', display: 'block' }}>
-        <BreakableUrl url={hook.url} />
+        <Breakable text={hook.url} />
       </Box>
       {hook.description && (
         <Typography variant="body2" sx={{ overflowWrap: 'anywhere', mt: 0.25 }}>
