@@ -232,6 +232,7 @@ describe('Webhooks', () => {
       await dark.goto('/integrations/webhooks');
       await dark.getByRole('row', { name: /hooks\/payroll/ }).waitFor();
       await shoot(dark, `list-${scheme}`);
+      expect(await e2e.checkA11y(dark).then(describeViolations)).toBe('');
       await dark
         .getByRole('row', { name: /hooks\/payroll/ })
         .getByRole('link', { name: `Deliveries of ${host}` })
