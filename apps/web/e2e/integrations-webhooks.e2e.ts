@@ -72,9 +72,9 @@ async function seeToast(page: Page, text: string) {
  * where they cover the first row's buttons and the screenshots.
  */
 async function dismissToasts(page: Page) {
-  await page
-    .locator('.Toastify__toast .Toastify__close-button')
-    .evaluateAll((buttons) => buttons.forEach((b) => (b as HTMLButtonElement).click()));
+  await page.locator('.Toastify__toast .Toastify__close-button').evaluateAll((buttons) => {
+    for (const b of buttons) (b as HTMLButtonElement).click();
+  });
   await expect.poll(() => page.locator('.Toastify__toast').count(), { timeout: 10_000 }).toBe(0);
 }
 
