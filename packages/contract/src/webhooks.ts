@@ -33,6 +33,35 @@ export const WEBHOOK_EVENT_TYPES: readonly string[] = [
   ...WEBHOOK_OTHER_EVENTS,
 ];
 
+/** What a subscriber must read of every record to be told of the events of no module; none for an import. */
+const OTHER_EVENT_PERMISSIONS: Readonly<Record<string, string | undefined>> = {
+  'performance.saved': 'VIEW_PERFORMANCES',
+  'import.committed': undefined,
+  'user.signed_in_failed_repeatedly': 'VIEW_AUDITS',
+};
+
+const VIEW_PERMISSIONS: ReadonlyMap<string, string> = new Map(
+  RESOURCES.map((def) => [def.key, def.permissions.view]),
+);
+
+/**
+ * The permission a subscriber must hold for every record (scope all) to be told of an event: a
+ * subscription carries records out of the console, so only what its creator could read of all of
+ * them. The module's VIEW permission for its record events.
+ */
+export function webhookEventPermission(type: string): string | undefined {
+  if (type in OTHER_EVENT_PERMISSIONS) return OTHER_EVENT_PERMISSIONS[type];
+  return VIEW_PERMISSIONS.get(type.slice(0, type.lastIndexOf('.')));
+}
+
+/** Pure: the events one may subscribe to, `seesAll(permission)` telling whether one holds it for every record. */
+export function sendableEvents(types: readonly string[], seesAll: (permission: string) => boolean): string[] {
+  return types.filter((type) => {
+    const needed = webhookEventPermission(type);
+    return !needed || seesAll(needed);
+  });
+}
+
 /** How long a delivery is retried before it is marked failed. */
 export const WEBHOOK_RETRY_HOURS = 24;
 /** How long the console waits for a receiver's answer. */

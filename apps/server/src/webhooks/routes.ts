@@ -3,7 +3,6 @@ import {
   createdWebhookSchema,
   createWebhookSchema,
   deleteWebhookSchema,
-  RESOURCES,
   redeliverWebhookSchema,
   updateWebhookSchema,
   VIEW_PERSONAL_DATA,
@@ -15,6 +14,7 @@ import {
   webhookDeliveriesQuerySchema,
   webhookDeliveryPageSchema,
   webhookDeliveryRecordSchema,
+  webhookEventPermission,
   webhookRecordSchema,
 } from '@wfc/contract';
 import { eq, sql } from 'drizzle-orm';
@@ -57,16 +57,6 @@ async function secretKey(services: Services): Promise<SecretKey> {
 /** A Standard Webhooks secret: `whsec_` and 32 random bytes in base64. */
 export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
-const BY_KEY = new Map<string, (typeof RESOURCES)[number]>(RESOURCES.map((def) => [def.key, def]));
-
-/** Pure: the permission needed for every record an event type carries, if any. */
-export function permissionForEvent(type: string): string | undefined {
-  const [module] = type.split('.');
-  if (type === 'performance.saved') return 'VIEW_PERFORMANCES';
-  if (type === 'user.signed_in_failed_repeatedly') return 'VIEW_AUDITS';
-  return module ? BY_KEY.get(module)?.permissions.view : undefined;
-}
-
 /**
  * A subscription carries records to a place outside the console: only what the caller may see of
  * every record (the module's view permission for all records; personal details with
@@ -77,7 +67,7 @@ function checkMaySend(session: ActiveSession, events: readonly string[], include
     throw new ApiError(403, WEBHOOK_MESSAGES.personalData);
   }
   for (const type of events) {
-    const needed = permissionForEvent(type);
+    const needed = webhookEventPermission(type);
     if (needed && (!session.permissions.has(needed) || session.scopes.has(needed))) {
       throw new ApiError(403, WEBHOOK_MESSAGES.moduleHidden, [
         { field: 'events', message: `${WEBHOOK_MESSAGES.moduleHidden}: ${type}` },

@@ -20,6 +20,7 @@ import {
   createWebhookSchema,
   type FieldError,
   scopeOf,
+  sendableEvents,
   updateWebhookSchema,
   WEBHOOK_EVENT_TYPES,
   WEBHOOK_MESSAGES,
@@ -41,7 +42,6 @@ import { useAuth, useCan } from '../auth/auth';
 import { asSentence, FailureAlert } from '../ui/FailureAlert';
 import { notify } from '../ui/notify';
 import { WebhookEventsField } from './WebhookEventsField';
-import { sendableEvents } from './webhookEvents';
 import { useCreateWebhook, useUpdateWebhook, useWebhooks, type WebhookBody } from './webhooksApi';
 
 export interface WebhookValues {

@@ -39,38 +39,6 @@ const OTHER_LABELS: Readonly<Record<string, string>> = {
 const MODULE_TITLES: ReadonlyMap<string, string> = new Map(
   RESOURCES.map((def) => [def.key, def.moduleTitle]),
 );
-const VIEW_PERMISSIONS: ReadonlyMap<string, string> = new Map(
-  RESOURCES.map((def) => [def.key, def.permissions.view]),
-);
-
-/** The events that carry records of no module: what their readers must be able to see. */
-const OTHER_PERMISSIONS: Readonly<Record<string, string>> = {
-  'performance.saved': 'VIEW_PERFORMANCES',
-  'user.signed_in_failed_repeatedly': 'VIEW_AUDITS',
-};
-
-/**
- * The permission a subscriber must hold for every record (scope all) to be told of an event, as the
- * server checks it: the module's VIEW permission for its record events. None for an import.
- */
-export function eventPermission(type: string): string | undefined {
-  if (type in OTHER_PERMISSIONS) return OTHER_PERMISSIONS[type];
-  const parts = recordEventParts(type);
-  return parts ? VIEW_PERMISSIONS.get(parts.key) : undefined;
-}
-
-/**
- * Pure: the events the user may subscribe to, `seesAll(permission)` telling whether they hold a
- * permission for every record. A subscription carries records out of the console: only what its
- * creator could read of all of them.
- */
-export function sendableEvents(types: readonly string[], seesAll: (permission: string) => boolean): string[] {
-  return types.filter((type) => {
-    const needed = eventPermission(type);
-    return !needed || seesAll(needed);
-  });
-}
-
 const isVerb = (s: string): s is WebhookRecordVerb => (WEBHOOK_RECORD_VERBS as readonly string[]).includes(s);
 
 /** A record event's module and verb; undefined for the other events. */

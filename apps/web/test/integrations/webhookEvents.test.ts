@@ -1,11 +1,9 @@
-import { WEBHOOK_EVENT_TYPES } from '@wfc/contract';
+import { sendableEvents, WEBHOOK_EVENT_TYPES, webhookEventPermission } from '@wfc/contract';
 import { describe, expect, it } from 'vitest';
 import {
-  eventPermission,
   groupSelection,
   groupWebhookEvents,
   OTHER_EVENTS_KEY,
-  sendableEvents,
   toggleEvent,
   toggleGroup,
   webhookEventLabel,
@@ -78,10 +76,10 @@ describe('webhook events in groups', () => {
   });
 
   it('offers only the events whose records the user may read in full', () => {
-    expect(eventPermission('employee.updated')).toBe('VIEW_EMPLOYEES');
-    expect(eventPermission('performance.saved')).toBe('VIEW_PERFORMANCES');
-    expect(eventPermission('user.signed_in_failed_repeatedly')).toBe('VIEW_AUDITS');
-    expect(eventPermission('import.committed')).toBeUndefined();
+    expect(webhookEventPermission('employee.updated')).toBe('VIEW_EMPLOYEES');
+    expect(webhookEventPermission('performance.saved')).toBe('VIEW_PERFORMANCES');
+    expect(webhookEventPermission('user.signed_in_failed_repeatedly')).toBe('VIEW_AUDITS');
+    expect(webhookEventPermission('import.committed')).toBeUndefined();
     const sendable = sendableEvents(WEBHOOK_EVENT_TYPES, (p) => p === 'VIEW_EMPLOYEES');
     expect(sendable).toEqual([
       'employee.created',
