@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { exec } from './processes.ts';
 
@@ -46,14 +46,16 @@ export async function previousRelease(): Promise<string> {
       `The previous release ${commit} is not in this clone's history: fetch it, or clone in full`,
     );
   }
-  await rm(dir, { recursive: true, force: true });
-  await mkdir(dir, { recursive: true });
-  const archive = join(dir, 'release.tar');
+  // Made aside and moved into place whole: two test files may ask at once (each worker prepares
+  // it), and neither may delete or read the other's half-made folder.
+  await mkdir(dirname(dir), { recursive: true });
+  const staging = await mkdtemp(`${dir}.staging-`);
+  const archive = join(staging, 'release.tar');
   const packed = await exec('git', ['archive', '--format=tar', '-o', archive, commit, ...PATHS], {
     cwd: REPO_ROOT,
   });
   if (packed.code !== 0) throw new Error(`git archive failed: ${packed.stderr}`);
-  const unpacked = await exec('tar', ['-xf', archive], { cwd: dir });
+  const unpacked = await exec('tar', ['-xf', archive], { cwd: staging });
   if (unpacked.code !== 0) throw new Error(`tar failed: ${unpacked.stderr}`);
   await rm(archive);
   // Its native modules ship prebuilt (argon2) or as platform packages (sharp, esbuild): nothing to run.
@@ -61,7 +63,7 @@ export async function previousRelease(): Promise<string> {
     'npm',
     ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'],
     {
-      cwd: dir,
+      cwd: staging,
       env: {
         npm_config_cache: join(homedir(), '.npm'),
         // A machine that reaches the registry through a proxy with a certificate authority of its own.
@@ -70,6 +72,18 @@ export async function previousRelease(): Promise<string> {
     },
   );
   if (installed.code !== 0) throw new Error(`npm ci of the previous release failed:\n${installed.stderr}`);
-  await writeFile(ready, `${new Date().toISOString()}\n`);
+  await writeFile(join(staging, '.installed'), `${new Date().toISOString()}\n`);
+  if (existsSync(ready)) {
+    await rm(staging, { recursive: true, force: true });
+    return dir;
+  }
+  // A folder without the mark is a preparation an earlier run left unfinished.
+  await rm(dir, { recursive: true, force: true });
+  try {
+    await rename(staging, dir);
+  } catch (err) {
+    await rm(staging, { recursive: true, force: true });
+    if (!existsSync(ready)) throw err;
+  }
   return dir;
 }

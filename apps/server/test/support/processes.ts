@@ -1,5 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 
 /*
  * Commands run as an operator runs them (npm, node), in child processes that see only the
@@ -108,4 +109,17 @@ export async function startServer(
     throw new Error(`${(err as Error).message}:\n${output}`);
   }
   return server;
+}
+
+/**
+ * Starts the server of a checkout (this one, or a previous release's) from its TypeScript source,
+ * with node itself as the process that gets the signals. The `tsx` command would stand between:
+ * it waits 30 ms for its child to acknowledge a signal, and on a loaded machine kills it and exits
+ * 143, so a graceful stop would read as a failed one.
+ */
+export function startSourceServer(checkout: string, opts: { env?: Record<string, string> } = {}) {
+  return startServer(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: join(checkout, 'apps', 'server'),
+    env: opts.env,
+  });
 }

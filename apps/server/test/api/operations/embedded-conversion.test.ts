@@ -21,7 +21,7 @@ import { migrate } from '../../../src/db/migrate.ts';
 import * as schema from '../../../src/db/schema/index.ts';
 import { seedDemo } from '../../../src/seed/demo.ts';
 import { runEntryPoint } from '../../support/cli.ts';
-import { type RunningServer, startServer } from '../../support/processes.ts';
+import { type RunningServer, startSourceServer } from '../../support/processes.ts';
 
 /*
  * An embedded database PGlite 0.3 (PostgreSQL 17, the console's 1.x releases) wrote, with this
@@ -87,8 +87,7 @@ async function call(server: RunningServer, path: string, cookie: string, body?: 
 }
 
 const start = async () => {
-  const server = await startServer(join(ROOT, 'node_modules', '.bin', 'tsx'), ['src/main.ts'], {
-    cwd: join(ROOT, 'apps', 'server'),
+  const server = await startSourceServer(ROOT, {
     env: { DATA_DIR: dataDir, ADMIN_PASSWORD: PASSWORD, DEMO_DATA: 'false', LOG_LEVEL: 'info' },
   });
   running.push(server);

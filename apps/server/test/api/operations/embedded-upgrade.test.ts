@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PREVIOUS_RELEASE, previousRelease } from '../../support/previous-release.ts';
-import { type RunningServer, startServer } from '../../support/processes.ts';
+import { type RunningServer, startSourceServer } from '../../support/processes.ts';
 
 /*
  * Upgrading on the embedded database (docs/operations.md, "Upgrades"): the folder the previous
@@ -61,8 +61,7 @@ describe(`an embedded database the previous release (${PREVIOUS_RELEASE.version}
     { timeout: 600_000 },
     async () => {
       const release = await previousRelease();
-      const previous = await startServer(join(release, 'node_modules', '.bin', 'tsx'), ['src/main.ts'], {
-        cwd: join(release, 'apps', 'server'),
+      const previous = await startSourceServer(release, {
         // Its checkout holds no built web app; the API is what is asked of it.
         env: { ...env, WEB_DIST: '/nonexistent/' },
       });
@@ -79,8 +78,7 @@ describe(`an embedded database the previous release (${PREVIOUS_RELEASE.version}
       const { genderCode } = created.json.data as { genderCode: string };
       expect(await previous.stop()).toBe(0);
 
-      const current = await startServer(join(ROOT, 'node_modules', '.bin', 'tsx'), ['src/main.ts'], {
-        cwd: join(ROOT, 'apps', 'server'),
+      const current = await startSourceServer(ROOT, {
         env,
       });
       running.push(current);

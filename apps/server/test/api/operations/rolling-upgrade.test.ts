@@ -1,9 +1,8 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, createTestApp, type TestApp } from '../../support/app.ts';
 import { expectEnvelope } from '../../support/envelope.ts';
 import { PREVIOUS_RELEASE, previousRelease } from '../../support/previous-release.ts';
-import { type RunningServer, startServer } from '../../support/processes.ts';
+import { type RunningServer, startSourceServer } from '../../support/processes.ts';
 
 /*
  * A rolling upgrade: the new release has migrated the database while an instance of the previous
@@ -20,8 +19,7 @@ beforeAll(async () => {
   if (!postgres) return;
   current = await createTestApp();
   const release = await previousRelease();
-  previous = await startServer(join(release, 'node_modules', '.bin', 'tsx'), ['src/main.ts'], {
-    cwd: join(release, 'apps', 'server'),
+  previous = await startSourceServer(release, {
     env: {
       DATABASE_URL: current.handle.url ?? '',
       DEMO_DATA: 'false',
