@@ -2,6 +2,7 @@ export * from './account.ts';
 export * from './api-tokens.ts';
 export * from './envelope.ts';
 export * from './fields.ts';
+export * from './imports.ts';
 export * from './need-to-know.ts';
 export * from './performance.ts';
 export * from './performance-insights.ts';

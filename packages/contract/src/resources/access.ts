@@ -76,6 +76,8 @@ export const auditRecordSchema = z.strictObject({
 
 export const permissionResource = defineResource({
   key: 'permission',
+  // Named in a role's Permissions column; permissions themselves are not imported.
+  import: { key: ['permissionName'] },
   recordSchema: permissionRecordSchema,
   label: 'Permission',
   plural: 'Permissions',
@@ -245,6 +247,7 @@ export const roleUpdateSchema = z.object({ roleCode: codeRef('Role code'), ...ro
 
 export const roleResource = defineResource({
   key: 'role',
+  import: { key: ['roleName'] },
   recordSchema: roleRecordSchema,
   label: 'Role',
   plural: 'Roles',
@@ -330,6 +333,7 @@ export const userUpdateSchema = z.object({
 
 export const userResource = defineResource({
   key: 'user',
+  import: { key: ['username'] },
   recordSchema: userRecordSchema,
   label: 'User',
   plural: 'Users',

@@ -232,7 +232,27 @@ export interface ResourceDef<
   personal?: PersonalDataDef;
   /** Set on records that can be switched off (a disabled user); absent on the rest. */
   activeFlag?: ActiveFlagDef;
+  /** How a spreadsheet names these records, and what it may set of them (imports/). */
+  import?: ImportDef;
   messages: ResourceMessages;
+}
+
+/** A field an import offers that the form does not declare (the profile's hand-laid form). */
+export interface ImportFieldSpec<N extends string = string> {
+  name: N;
+  label: string;
+  kind: 'text' | 'date' | 'switch';
+}
+
+/**
+ * How an imported file names a module's records: by their natural key, never by code. `key` lists
+ * body fields; the last is what a file writes (an ISO, a username), the ones before it references
+ * taken from the same row that it is unique within (a state's ISO within its country).
+ */
+export interface ImportDef {
+  key: readonly string[];
+  /** Fields an import offers before the form's own (those the form lays out by hand). */
+  fields: readonly ImportFieldSpec[];
 }
 
 /**
@@ -339,6 +359,11 @@ export interface ResourceSpec<C extends z.ZodType, U extends z.ZodType, R extend
   };
   /** The record's boolean field that is false while it is switched off, and the word for that. */
   activeFlag?: { field: NoInfer<BooleanFieldOf<z.output<R>>>; offLabel: string };
+  /** The natural key a spreadsheet names these records by, and fields beyond the form's. */
+  import?: {
+    key: readonly FieldName<C, U, R>[];
+    fields?: readonly ImportFieldSpec<FieldName<C, U, R>>[];
+  };
   messages?: Partial<ResourceMessages>;
 }
 
@@ -389,6 +414,7 @@ export function defineResource<C extends z.ZodType, U extends z.ZodType, R exten
     listedBy,
     columns,
     bulkChange: _b,
+    import: importSpec,
     ...rest
   } = spec;
   const listColumns = columns.map(({ sortable, ...c }) => (sortable ? { ...c, sortField: c.path } : c));
@@ -415,6 +441,7 @@ export function defineResource<C extends z.ZodType, U extends z.ZodType, R exten
     filters: spec.filters ?? [],
     exportColumns: spec.exportColumns ?? listColumns,
     bulkChange,
+    ...(importSpec ? { import: { key: importSpec.key, fields: importSpec.fields ?? [] } } : {}),
     messages: { ...messagesFor(spec.label, spec.plural), ...spec.messages },
   };
 }

@@ -43,6 +43,7 @@ export const countryUpdateSchema = z.object({ countryCode: codeRef('Country code
 
 export const countryResource = defineResource({
   key: 'country',
+  import: { key: ['iso2'] },
   recordSchema: countryRecordSchema,
   label: 'Country',
   plural: 'Countries',
@@ -85,6 +86,7 @@ const BY_COUNTRY = {
 
 export const stateResource = defineResource({
   key: 'state',
+  import: { key: ['countryCode', 'iso'] },
   recordSchema: stateRecordSchema,
   label: 'State',
   plural: 'States',
@@ -116,6 +118,7 @@ export const cityUpdateSchema = z.object({ cityCode: codeRef('City code'), ...ci
 
 export const cityResource = defineResource({
   key: 'city',
+  import: { key: ['stateCode', 'name'] },
   recordSchema: cityRecordSchema,
   label: 'City',
   plural: 'Cities',

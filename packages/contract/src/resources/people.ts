@@ -77,6 +77,7 @@ export const employeeUpdateSchema = z.object({ employeeCode: codeRef('Employee c
 
 export const employeeResource = defineResource({
   key: 'employee',
+  import: { key: ['employeeId'] },
   recordSchema: employeeRecordSchema,
   label: 'Employee',
   plural: 'Employees',
@@ -224,6 +225,27 @@ export const SELF_SERVICE_READ_ONLY_FIELDS = [
 
 export const profileResource = defineResource({
   key: 'profile',
+  // A person has one profile: a file names it by its user. The form lays these fields out by hand.
+  import: {
+    key: ['userCode'],
+    fields: [
+      { name: 'firstName', label: 'First Name', kind: 'text' },
+      { name: 'lastName', label: 'Last Name', kind: 'text' },
+      { name: 'dob', label: 'Date of Birth', kind: 'date' },
+      { name: 'phoneNumber', label: 'Phone Number', kind: 'text' },
+      { name: 'address.addressLineOne', label: 'Address Line One', kind: 'text' },
+      { name: 'address.addressLineTwo', label: 'Address Line Two', kind: 'text' },
+      { name: 'address.postalCode', label: 'Postal Code', kind: 'text' },
+      { name: 'social.linkedin', label: 'LinkedIn', kind: 'text' },
+      { name: 'social.twitter', label: 'Twitter', kind: 'text' },
+      { name: 'social.facebook', label: 'Facebook', kind: 'text' },
+      { name: 'social.instagram', label: 'Instagram', kind: 'text' },
+      { name: 'social.websitePortfolioUrl', label: 'Website / Portfolio', kind: 'text' },
+      { name: 'notification.email', label: 'Email Notifications', kind: 'switch' },
+      { name: 'notification.sms', label: 'SMS Notifications', kind: 'switch' },
+      { name: 'notification.push', label: 'Push Notifications', kind: 'switch' },
+    ],
+  },
   recordSchema: profileRecordSchema,
   label: 'Profile',
   plural: 'Profiles',

@@ -25,6 +25,7 @@ export const genderUpdateSchema = genderCreateSchema.extend({ genderCode: codeRe
 
 export const genderResource = defineResource({
   key: 'gender',
+  import: { key: ['genderName'] },
   recordSchema: genderRecordSchema,
   label: 'Gender',
   plural: 'Genders',
@@ -45,6 +46,7 @@ export const departmentUpdateSchema = departmentCreateSchema.extend({
 
 export const departmentResource = defineResource({
   key: 'department',
+  import: { key: ['name'] },
   recordSchema: departmentRecordSchema,
   label: 'Department',
   plural: 'Departments',
@@ -75,6 +77,7 @@ export const skillUpdateSchema = skillCreateSchema.extend({ skillCode: codeRef('
 
 export const skillResource = defineResource({
   key: 'skill',
+  import: { key: ['title'] },
   recordSchema: skillRecordSchema,
   label: 'Skill',
   plural: 'Skills',

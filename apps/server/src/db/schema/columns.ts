@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, integer, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, customType, integer, timestamp } from 'drizzle-orm/pg-core';
 
 /** Internal key: creation order, which is what the lists' `_id` sort means. */
 export const id = () => bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity();
@@ -15,3 +15,9 @@ export const version = () => integer('version').notNull().default(1);
 
 export const lower = (col: unknown) => sql`lower(${col})`;
 export const trgm = (col: unknown) => sql`${col} gin_trgm_ops`;
+
+/** Bytes as PostgreSQL stores them; read back as a Buffer on either database. */
+export const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (v) => Buffer.from(v),
+});

@@ -5,3 +5,4 @@ export * from './performance.ts';
 export * from './recycle-bin.ts';
 export * from './reference.ts';
 export * from './webhooks.ts';
+export * from './imports.ts';

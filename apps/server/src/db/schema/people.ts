@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
   boolean,
-  customType,
   date,
   index,
   integer,
@@ -12,13 +11,8 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { users } from './access.ts';
-import { createdAt, id, lower, trgm, updatedAt, version } from './columns.ts';
+import { bytea, createdAt, id, lower, trgm, updatedAt, version } from './columns.ts';
 import { cities, countries, departments, genders, states } from './reference.ts';
-
-const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
-  dataType: () => 'bytea',
-  fromDriver: (v) => Buffer.from(v),
-});
 
 export const employees = pgTable(
   'employees',
