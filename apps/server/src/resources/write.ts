@@ -53,8 +53,14 @@ export const outOfReach = (res: ServerResource, verb: Verb) =>
       : `You cannot ${verb} this ${res.def.label.toLowerCase()}: it is outside the records your role reaches`,
   );
 
+/**
+ * What a write needs of its caller: who they are, what they hold and the request's file. A route's
+ * context is one; an import's pass (imports/) builds one for the importer.
+ */
+export type WriterContext = Pick<SessionContext, 'services' | 'session' | 'actor' | 'files'>;
+
 /** What the caller reaches with the permission a write needs: its scope and its condition. */
-function writeReach(res: ServerResource, ctx: SessionContext, permission: string | undefined) {
+export function writeReach(res: ServerResource, ctx: WriterContext, permission: string | undefined) {
   const { scope, where } = reach(res, ctx.session, [permission]);
   return { scope: scope ?? 'all', where };
 }
@@ -95,11 +101,11 @@ function defaultRow(res: ServerResource, input: object): Row {
 }
 
 /** A browser sends an empty file part when no file was chosen: that is no file. */
-const uploadOf = (ctx: SessionContext) => ctx.files?.find((f) => f.data.length > 0);
+const uploadOf = (ctx: Pick<WriterContext, 'files'>) => ctx.files?.find((f) => f.data.length > 0);
 
 /** What a definition's hooks are given about the write under way (the bin's restore too). */
 export function writeContext(
-  ctx: SessionContext,
+  ctx: WriterContext,
   tx: Executor,
   scope: PermissionScope,
   prepared?: unknown,
@@ -183,44 +189,60 @@ async function assertCurrent(
   if (version !== undefined && before.version !== version) throw await staleVersion(tx, res, code, before);
 }
 
+/**
+ * One create inside the caller's transaction: the single create's, and each of an import's rows.
+ * Answers the record as stored.
+ */
+export async function createIn<D extends AnyResourceDef>(
+  res: ServerResource<D>,
+  ctx: WriterContext,
+  tx: Executor,
+  reached: Reached,
+  input: InputOf<D>,
+  prepared?: unknown,
+) {
+  const wctx = writeContext(ctx, tx, reached.scope, prepared);
+  await res.authorize?.(input, wctx);
+  await checkRefs(res, tx, input);
+  await res.validate?.(input, wctx);
+  const code = newCode(res.def.prefix);
+  const row = res.toRow ? await res.toRow(input, wctx) : defaultRow(res, input);
+  await tx.insert(res.table).values({ ...row, [res.def.code]: code });
+  await res.afterWrite?.(code, input, wctx);
+  await assertWithinReach(tx, res, code, reached.where, 'create');
+  const after = await fetchOne(tx, res, code);
+  await recordAudit(tx, {
+    action: 'CREATE',
+    collection: res.def.listSegment,
+    recordCode: code,
+    after,
+    actor: ctx.actor,
+  });
+  return after;
+}
+
 export async function createRecord<D extends AnyResourceDef>(
   res: ServerResource<D>,
   ctx: SessionContext<InputOf<D>>,
 ) {
   const prepared = await res.prepare?.(ctx.body, uploadOf(ctx), 'create');
   const reached = writeReach(res, ctx, res.def.permissions.create);
-  return ctx.services.db.transaction(async (tx) => {
-    const wctx = writeContext(ctx, tx, reached.scope, prepared);
-    await res.authorize?.(ctx.body, wctx);
-    await checkRefs(res, tx, ctx.body);
-    await res.validate?.(ctx.body, wctx);
-    const code = newCode(res.def.prefix);
-    const row = res.toRow ? await res.toRow(ctx.body, wctx) : defaultRow(res, ctx.body);
-    await tx.insert(res.table).values({ ...row, [res.def.code]: code });
-    await res.afterWrite?.(code, ctx.body, wctx);
-    await assertWithinReach(tx, res, code, reached.where, 'create');
-    const after = await fetchOne(tx, res, code);
-    await recordAudit(tx, {
-      action: 'CREATE',
-      collection: res.def.listSegment,
-      recordCode: code,
-      after,
-      actor: ctx.actor,
-    });
-    return { message: res.def.messages.created, data: after };
-  });
+  return ctx.services.db.transaction(async (tx) => ({
+    message: res.def.messages.created,
+    data: await createIn(res, ctx, tx, reached, ctx.body, prepared),
+  }));
 }
 
 /** A write's reach: how far the caller holds its permission, and the condition on the records. */
-type Reached = ReturnType<typeof writeReach>;
+export type Reached = ReturnType<typeof writeReach>;
 
 /**
  * One update inside the caller's transaction: the single update's, and each of a bulk change's.
  * `inputFor` gives the body once the record is locked (a bulk change builds it from the record).
  */
-async function updateIn<D extends AnyResourceDef>(
+export async function updateIn<D extends AnyResourceDef>(
   res: ServerResource<D>,
-  ctx: SessionContext,
+  ctx: WriterContext,
   tx: Executor,
   reached: Reached,
   target: { code: string; version: number | undefined; prepared?: unknown; notes?: Row },

@@ -6,6 +6,7 @@ import type {
   ImportModule,
   ImportSampleRow,
   ImportStatus,
+  PermissionScope,
   ScoreLayout,
 } from '@wfc/contract';
 import { boolean, index, integer, jsonb, pgTable, real, text, timestamp } from 'drizzle-orm/pg-core';
@@ -52,6 +53,11 @@ export const imports = pgTable(
     /** Set by CancelImport; the job stops at its next step and writes nothing. */
     cancelRequested: boolean('cancel_requested').notNull().default(false),
     message: text('message'),
+    /**
+     * Who runs the current pass and what they hold, as the request that started it had it: a job
+     * checks and writes with exactly the rights of the person (or API token) who asked.
+     */
+    principal: jsonb('principal').$type<ImportPrincipal>(),
     // No foreign key: the history of imports outlives the user who made them.
     createdByCode: text('created_by_code'),
     createdByName: text('created_by_name'),
@@ -66,6 +72,15 @@ export const imports = pgTable(
 export interface ImportPlan {
   updates: Record<string, number>;
   creates: string[];
+}
+
+/** The caller of an import's latest request, as a job needs them. */
+export interface ImportPrincipal {
+  userCode: string;
+  username: string;
+  idHash: string;
+  permissions: string[];
+  scopes: Record<string, PermissionScope>;
 }
 
 /** The uploaded file of an import, until it ends. */
