@@ -56,6 +56,10 @@ export async function reachedEmployees(db: Executor, codes: readonly string[], w
   return new Set(rows.map((r) => r.code));
 }
 
+/** Why a save is refused for an employee beyond the caller's reach (or unknown to them). */
+export const OUTSIDE_REACH_MESSAGE =
+  'You cannot save scores of employees outside the records your role reaches';
+
 /**
  * Refuses a whole batch naming an employee beyond the caller's reach. It names nobody, and an
  * unknown employee is refused alike, so it tells nothing about those the caller cannot see.
@@ -65,6 +69,6 @@ export async function assertSaveWithinReach(tx: Executor, codes: readonly string
   const unique = [...new Set(codes)];
   const reached = await reachedEmployees(tx, unique, reach.within);
   if (unique.some((c) => !reached.has(c))) {
-    throw new ApiError(403, 'You cannot save scores of employees outside the records your role reaches');
+    throw new ApiError(403, OUTSIDE_REACH_MESSAGE);
   }
 }
