@@ -39,6 +39,11 @@ const TwoFactorSetupPage = lazy(() =>
 const ApiTokensPage = lazy(() => import('../integrations/ApiTokensPage'));
 const WebhooksPage = lazy(() => import('../integrations/WebhooksPage'));
 const WebhookDeliveriesPage = lazy(() => import('../integrations/WebhookDeliveriesPage'));
+const ImportsPage = lazy(() => import('../imports/ImportsPage'));
+const NewImportPage = lazy(() =>
+  import('../imports/ImportWizardPage').then((m) => ({ default: m.NewImportPage })),
+);
+const ImportPage = lazy(() => import('../imports/ImportWizardPage').then((m) => ({ default: m.ImportPage })));
 // The search across modules, which the shell opens: its library and the definitions load with it.
 const SearchPalette = lazy(() => import('../registry/search/SearchPalette'));
 
@@ -139,6 +144,11 @@ export const appRoutes: RouteObject[] = [
               </RequirePermission>
             ),
           },
+          // Each import screen asks for a permission to import into some module itself: which ones
+          // those are comes with the resource definitions, kept out of this entry chunk.
+          { path: 'imports', element: <ImportsPage /> },
+          { path: 'imports/new', element: <NewImportPage /> },
+          { path: 'imports/:importCode', element: <ImportPage /> },
           {
             path: 'my/profile',
             element: (

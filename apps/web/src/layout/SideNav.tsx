@@ -4,6 +4,7 @@ import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import HubOutlinedIcon from '@mui/icons-material/HubOutlined';
 import InsightsOutlinedIcon from '@mui/icons-material/InsightsOutlined';
 import KeyOutlinedIcon from '@mui/icons-material/KeyOutlined';
+import UploadFileOutlinedIcon from '@mui/icons-material/UploadFileOutlined';
 import WebhookOutlinedIcon from '@mui/icons-material/WebhookOutlined';
 import Box from '@mui/material/Box';
 import Divider from '@mui/material/Divider';
@@ -21,6 +22,7 @@ import { Fragment, useCallback, useEffect, useRef, useState } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { useCan } from '../auth/auth';
 import { useVisibleModules } from '../auth/useVisibleModules';
+import { IMPORTS_PATH, useOffersImports } from '../imports/modules';
 import { MODULE_ICONS } from '../ui/moduleIcons';
 import { visuallyHidden } from '../ui/paging';
 import { MENU_ITEMS } from './Header';
@@ -104,7 +106,19 @@ function useEntries(): Entries {
       },
     ];
   });
-  return { modules, sections };
+  // Imports, for a user who may bring records into a module they see: a section of its own.
+  const imports: NavEntry[] = useOffersImports()
+    ? [
+        {
+          heading: 'Data',
+          label: 'Imports',
+          to: IMPORTS_PATH,
+          Icon: UploadFileOutlinedIcon,
+          active: ([first]: readonly string[]) => `/${first}` === IMPORTS_PATH,
+        },
+      ]
+    : [];
+  return { modules, sections: [...sections, ...imports] };
 }
 
 function readCollapsed(): boolean {

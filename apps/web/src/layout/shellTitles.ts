@@ -14,6 +14,8 @@ const FIXED: Record<string, string> = {
   '/my/performance': 'My Performance',
   '/integrations/api-tokens': 'API Tokens',
   '/integrations/webhooks': 'Webhooks',
+  '/imports': 'Imports',
+  '/imports/new': 'New Import',
 };
 
 export const trimTrailingSlashes = (pathname: string) =>
@@ -29,6 +31,7 @@ export function shellScreenTitle(pathname: string): string | null | undefined {
   if (FIXED[path]) return FIXED[path];
   if (/^\/performance-snapshot\/employees\/[^/]+$/.test(path)) return 'Performance Insight';
   if (/^\/integrations\/webhooks\/[^/]+\/deliveries$/.test(path)) return 'Webhook Deliveries';
+  if (/^\/imports\/[^/]+$/.test(path)) return 'Import';
   return path.startsWith('/registry/') ? undefined : null;
 }
 

@@ -8,6 +8,7 @@ import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { failureOf } from '../api/retry';
 import { useCan, useUnsavedInput } from '../auth/auth';
+import { ImportButton } from '../imports/ImportButton';
 import { DiscardDialog } from '../ui/DiscardDialog';
 import { formatDate } from '../ui/dates';
 import { visuallyHidden } from '../ui/paging';
@@ -81,6 +82,7 @@ export default function PerformancePage() {
         actions={
           <>
             <OverviewLink />
+            {!state.editing && <ImportButton module="performance" />}
             <PerformanceActions
               editing={state.editing}
               canEdit={canEdit}

@@ -6,6 +6,7 @@ import type { ResourceDef } from '@wfc/contract';
 import { useState } from 'react';
 import { useParams } from 'react-router';
 import { failureOf } from '../../api/retry';
+import { ImportButton } from '../../imports/ImportButton';
 import type { Crumb } from '../../ui/Breadcrumbs';
 import { RequestError } from '../../ui/RequestError';
 import { ScreenHeader } from '../../ui/ScreenHeader';
@@ -142,6 +143,7 @@ function ListScreen({ def, subList, parentCode, title, subtitle, back, crumbs, a
             {/* The export reads the whole module: a sub-list's parent is not one of its filters. */}
             {allowed.view && !subList && <ExportButton def={def} query={query} />}
             {allowed.delete && !subList && <DeletedRecordsButton def={def} />}
+            {allowed.create && !subList && <ImportButton module={def.key} />}
             {allowed.create && (
               <Button
                 variant="contained"
