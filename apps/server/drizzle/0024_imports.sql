@@ -39,7 +39,6 @@ CREATE TABLE "imports" (
 --> statement-breakpoint
 ALTER TABLE "import_files" ADD CONSTRAINT "import_files_import_code_imports_import_code_fk" FOREIGN KEY ("import_code") REFERENCES "public"."imports"("import_code") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "imports_created" ON "imports" USING btree ("created_at");--> statement-breakpoint
-CREATE INDEX "imports_module_created" ON "imports" USING btree ("module","created_at");CREATE INDEX "imports_created" ON "imports" USING btree ("created_at");--> statement-breakpoint
 CREATE INDEX "imports_module_created" ON "imports" USING btree ("module","created_at");--> statement-breakpoint
 -- Every table tells the listening servers when it changes (migration 0003).
 CREATE TRIGGER wfc_table_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "imports" FOR EACH STATEMENT EXECUTE FUNCTION wfc_table_changed();--> statement-breakpoint
