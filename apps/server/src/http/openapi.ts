@@ -1,6 +1,7 @@
 import { MAX_LIMIT } from '@wfc/contract';
 import { z } from 'zod';
 import { API_PREFIX, type ApiRoute } from './routes.ts';
+import { XLSX_TYPE } from './xlsx.ts';
 
 /*
  * OpenAPI 3.1 from the route table: requests from the same Zod schemas that validate them,
@@ -136,6 +137,12 @@ function successSchema(r: ApiRoute) {
 
 function successContent(r: ApiRoute) {
   if (r.produces === 'text/csv') return { 'text/csv': { schema: { type: 'string' } } };
+  if (r.produces === 'spreadsheet') {
+    return {
+      'text/csv': { schema: { type: 'string' } },
+      [XLSX_TYPE]: { schema: { type: 'string', format: 'binary' } },
+    };
+  }
   if (r.produces === 'text/plain') return { 'text/plain': { schema: { type: 'string' } } };
   if (r.produces === 'application/zip') {
     return { 'application/zip': { schema: { type: 'string', format: 'binary' } } };

@@ -107,8 +107,11 @@ export interface ApiRoute<
   lookup?: ZodType;
   /** The sort fields a list accepts besides `_id`, for the description. */
   sortFields?: readonly string[];
-  /** A success that is not the JSON envelope: a file download, an image or metrics. */
-  produces?: 'text/csv' | 'image/*' | 'text/plain' | 'application/zip';
+  /**
+   * A success that is not the JSON envelope: a file download (`spreadsheet`: CSV or XLSX, as the
+   * route's `format` parameter asks), an image or metrics.
+   */
+  produces?: 'text/csv' | 'spreadsheet' | 'image/*' | 'text/plain' | 'application/zip';
   /**
    * Refusals this route gives besides those its declaration implies, or with a meaning of its
    * own, for the API description: status and what it means here.

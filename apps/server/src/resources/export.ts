@@ -1,8 +1,20 @@
-import { isDetailPath, type ParsedListQuery, seesAllDetails } from '@wfc/contract';
+import {
+  exportFormatQuery,
+  type ImportFormat,
+  isDetailPath,
+  LIST_SEPARATOR,
+  naturalKeyOf,
+  type ParsedListQuery,
+  RESOURCE_BY_KEY,
+  type ResourceDef,
+  seesAllDetails,
+} from '@wfc/contract';
 import { and, is, type SQL, sql } from 'drizzle-orm';
 import { type AnyPgColumn, PgColumn } from 'drizzle-orm/pg-core';
+import { z } from 'zod';
 import { csvFile } from '../http/csv.ts';
 import type { SessionContext } from '../http/routes.ts';
+import { XLSX_TYPE, xlsxFile } from '../http/xlsx.ts';
 import { filterCondition, prepareList, shapeColumn } from './list-query.ts';
 import { shown } from './need-to-know.ts';
 import { fetchRecords, matchingValues, reach } from './read.ts';
@@ -11,8 +23,12 @@ import type { Row, ServerResource } from './server-resource.ts';
 /** Records read per step of an export: one bounded page at a time, however many match. */
 const EXPORT_BATCH = 1000;
 
-/** Pure: one CSV field of a record. Times in ISO 8601 (UTC); objects as JSON; nothing as empty. */
-export function exportCell(record: Row, path: string): string {
+/**
+ * Pure: one field of a record as a file writes it. Times in ISO 8601 (UTC); a list of references
+ * (a role's permissions) as their names joined by `; `, as an import reads them back, when
+ * `itemKey` names the field that names each; other objects as JSON; nothing as empty.
+ */
+export function exportCell(record: Row, path: string, itemKey?: string): string {
   const value = path
     .split('.')
     .reduce<unknown>(
@@ -21,8 +37,58 @@ export function exportCell(record: Row, path: string): string {
     );
   if (value === null || value === undefined) return '';
   if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value) && itemKey) {
+    return value
+      .map((item: unknown) =>
+        item && typeof item === 'object' ? Object.getOwnPropertyDescriptor(item, itemKey)?.value : item,
+      )
+      .filter((name): name is string | number => typeof name === 'string' || typeof name === 'number')
+      .map(String)
+      .join(`${LIST_SEPARATOR} `);
+  }
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
+
+/**
+ * Pure: for each column of `def` that holds a list of references (a role's `rolePermissions`),
+ * the field of each item that names it as an import does: the target's natural key (a
+ * permission's name), or else what the form shows of it.
+ */
+export function referenceListKeys(def: ResourceDef): Map<string, string> {
+  const keys = new Map<string, string>();
+  for (const field of def.formFields) {
+    if (field.kind !== 'multiselect' || !field.source || !field.valuePath?.includes('[]')) continue;
+    const [column = '', valueKey = ''] = field.valuePath.split('[].');
+    const target = RESOURCE_BY_KEY[field.source];
+    const natural = target.import ? naturalKeyOf(target) : undefined;
+    const shownKey = field.labelPath?.split('[].')[1];
+    // The natural key where the items carry it (a permission reference holds its name).
+    const itemKey = natural && [shownKey, valueKey].includes(natural) ? natural : (shownKey ?? valueKey);
+    if (column && itemKey) keys.set(column, itemKey);
+  }
+  return keys;
+}
+
+/**
+ * The export route's query: the list's, and the file's format (CSV unless `format=xlsx`).
+ * Validated as the list's own schema validates it, its refusals kept.
+ */
+export function exportQuerySchema<S extends z.ZodPipe<z.ZodObject, z.ZodType<ParsedListQuery>>>(
+  listQuery: S,
+) {
+  return z.object({ ...listQuery.in.shape, format: exportFormatQuery }).transform((raw, ctx): ExportQuery => {
+    const { format, ...list } = raw;
+    const parsed = listQuery.safeParse(list);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues)
+        ctx.addIssue({ ...issue, code: 'custom', message: issue.message });
+      return z.NEVER;
+    }
+    return { ...parsed.data, format };
+  });
+}
+
+export type ExportQuery = ParsedListQuery & { format?: ImportFormat };
 
 /** A bound of the keyset walk: the last exported row's sort value (as text, exact) and id. */
 interface Bound {
@@ -64,12 +130,12 @@ function sortColumn(res: ServerResource, sortField: string): PgColumn | null {
 }
 
 /**
- * Every record the list's keyword and filters match, in the list's order, as CSV. Read in steps
+ * Every record the list's keyword and filters match, in the list's order, as CSV or XLSX. Read in steps
  * of EXPORT_BATCH after the last row written (a keyset: never an offset, which would reread all
  * that came before), each step only when the client has taken the last, so memory stays bounded
  * however large the list.
  */
-export async function exportRecords(res: ServerResource, ctx: SessionContext<unknown, ParsedListQuery>) {
+export async function exportRecords(res: ServerResource, ctx: SessionContext<unknown, ExportQuery>) {
   const { db } = ctx.services;
   const query = ctx.query;
   const matching = query.keyword ? await matchingValues(db, res, query.keyword) : undefined;
@@ -87,6 +153,7 @@ export async function exportRecords(res: ServerResource, ctx: SessionContext<unk
     ...(col ? { [EXPORT_SORT]: sql<string | null>`${col}::text` } : {}),
   };
   const columns = res.def.exportColumns.filter((c) => !withoutDetails || !isDetailPath(res.def, c.path));
+  const listKeys = referenceListKeys(res.def);
   async function* lines() {
     let last: Bound | undefined;
     for (;;) {
@@ -101,7 +168,7 @@ export async function exportRecords(res: ServerResource, ctx: SessionContext<unk
       if (res.attach) await res.attach(db, records, { populate: true });
       for (const record of records) {
         const presented = shown(res, ctx.session, res.present ? res.present(record) : record);
-        yield columns.map((c) => exportCell(presented, c.path));
+        yield columns.map((c) => exportCell(presented, c.path, listKeys.get(c.path)));
       }
       const end = records.at(-1);
       if (records.length < EXPORT_BATCH || !end) return;
@@ -110,16 +177,16 @@ export async function exportRecords(res: ServerResource, ctx: SessionContext<unk
     }
   }
   const day = new Date().toISOString().slice(0, 10);
+  const headers = columns.map((c) => c.label);
+  const xlsx = query.format === 'xlsx';
   await ctx.reply
-    .header('Content-Type', 'text/csv; charset=utf-8')
-    .header('Content-Disposition', `attachment; filename="${res.def.listSegment}-${day}.csv"`)
+    .header('Content-Type', xlsx ? XLSX_TYPE : 'text/csv; charset=utf-8')
+    .header(
+      'Content-Disposition',
+      `attachment; filename="${res.def.listSegment}-${day}.${xlsx ? 'xlsx' : 'csv'}"`,
+    )
     .header('Cache-Control', 'no-store')
-    .send(
-      csvFile(
-        columns.map((c) => c.label),
-        lines(),
-      ),
-    );
+    .send(xlsx ? xlsxFile(headers, lines(), { sheetName: res.def.plural }) : csvFile(headers, lines()));
   return undefined;
 }
 

@@ -17,7 +17,7 @@ import { exists } from '../db/rows.ts';
 import { notFound } from '../http/envelope.ts';
 import { registerUniqueMessage } from '../http/errors.ts';
 import { type ApiRoute, anyOf, defineRoute } from '../http/routes.ts';
-import { exportRecords } from './export.ts';
+import { exportQuerySchema, exportRecords } from './export.ts';
 import { answerShown, keepHiddenFields, shown, shownResult } from './need-to-know.ts';
 import { fetchOne, fetchRecords, listRecords, reach } from './read.ts';
 import type { AltGetter, AnyResourceDef, ParentFilter, ServerResource } from './server-resource.ts';
@@ -81,7 +81,7 @@ export function resourceRoutes<D extends AnyResourceDef>(
   ];
 }
 
-/** The list, the get by code and the CSV export. */
+/** The list, the get by code and the export (CSV or XLSX). */
 function readRoutes(res: ServerResource, list: Listing): ApiRoute[] {
   const { def } = res;
   const tag = def.plural;
@@ -122,11 +122,11 @@ function readRoutes(res: ServerResource, list: Listing): ApiRoute[] {
     defineRoute({
       method: 'GET',
       path: def.endpoints.export,
-      summary: `Every ${def.label.toLowerCase()} the list's keyword and filters match, in its order, as CSV`,
+      summary: `Every ${def.label.toLowerCase()} the list's keyword and filters match, in its order, as CSV or XLSX (format)`,
       tag,
       access: anyOf(def.permissions.view),
-      query: list.query,
-      produces: 'text/csv',
+      query: exportQuerySchema(list.query),
+      produces: 'spreadsheet',
       handler: (ctx) => exportRecords(res, ctx),
     }),
   ];
