@@ -23,6 +23,7 @@ import { buildOpenApi } from './http/openapi.ts';
 import { echoRequestIds, REQUEST_ID_HEADER, requestIdFor } from './http/request-id.ts';
 import { API_PREFIX, type ApiRoute, registerApiRoutes } from './http/routes.ts';
 import { API_HEADERS, newNonce, normalisePath, registerSecurity, writeClientError } from './http/security.ts';
+import { importRoutes } from './imports/routes.ts';
 import { operationsRoutes } from './operations/routes.ts';
 import { registerStartingGate } from './operations/starting.ts';
 import { DEFAULT_WEB_DIST } from './paths.ts';
@@ -39,6 +40,7 @@ export const allRoutes = (): ApiRoute[] => [
   ...performanceRoutes,
   ...personalDataRoutes,
   ...operationsRoutes,
+  ...importRoutes(),
 ];
 
 /**

@@ -19,12 +19,26 @@ export const MULTIPART_LIMITS = {
   parts: 101,
 };
 
+/** What a route's file may be: its size, and the field and message a larger one is refused with. */
+export interface UploadLimit {
+  bytes: number;
+  field: string;
+  tooLarge: string;
+}
+
+/** A profile's picture: what most multipart routes carry. */
+const PICTURE_UPLOAD: UploadLimit = {
+  bytes: PROFILE_PICTURE_MAX_BYTES,
+  field: 'profilePicture',
+  tooLarge: PICTURE_SIZE_MESSAGE,
+};
+
 /** Fields keep their bracket keys (`address[countryCode]`), so they nest exactly like a form body. */
-export async function readMultipart(req: FastifyRequest) {
+export async function readMultipart(req: FastifyRequest, upload: UploadLimit = PICTURE_UPLOAD) {
   const pairs = new URLSearchParams();
   const files: UploadedFile[] = [];
   try {
-    for await (const part of req.parts({ limits: MULTIPART_LIMITS })) {
+    for await (const part of req.parts({ limits: { ...MULTIPART_LIMITS, fileSize: upload.bytes } })) {
       if (part.type === 'file') {
         const data = await part.toBuffer();
         files.push({ fieldname: part.fieldname, filename: part.filename, mimetype: part.mimetype, data });
@@ -35,11 +49,9 @@ export async function readMultipart(req: FastifyRequest) {
   } catch (err) {
     const code = (err as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE')
-      throw new ApiError(413, PICTURE_SIZE_MESSAGE, [
-        { field: 'profilePicture', message: PICTURE_SIZE_MESSAGE },
-      ]);
+      throw new ApiError(413, upload.tooLarge, [{ field: upload.field, message: upload.tooLarge }]);
     if (code === 'FST_FILES_LIMIT')
-      throw new ApiError(400, 'Too many files', [{ field: 'profilePicture', message: 'Too many files' }]);
+      throw new ApiError(400, 'Too many files', [{ field: upload.field, message: 'Too many files' }]);
     if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
       throw new ApiError(413, 'Too many form fields');
     throw new ApiError(400, 'Malformed multipart body');

@@ -7,7 +7,7 @@ import { addressAllowed, bearerToken, resolveApiToken, TokenRateLimiter } from '
 import { type ActiveSession, resolveSession, sessionCookieOptions } from '../auth/sessions.ts';
 import type { Services } from '../services.ts';
 import { ApiError, zodFieldErrors } from './envelope.ts';
-import type { UploadedFile } from './multipart.ts';
+import type { UploadedFile, UploadLimit } from './multipart.ts';
 import { readMultipart } from './multipart.ts';
 
 /** What a route needs: every route must say, so nothing is open by accident. */
@@ -89,6 +89,8 @@ export interface ApiRoute<
   query?: Q;
   /** Multipart bodies are parsed by the handler itself (files). */
   multipart?: boolean;
+  /** A multipart route's file, where it is not a profile picture (an imported spreadsheet). */
+  upload?: UploadLimit;
   /** Bytes, for the few routes whose bodies are bulk data; otherwise the app's limit. */
   bodyLimit?: number;
   /**
@@ -260,7 +262,8 @@ export function registerApiRoutes(app: FastifyInstance, routes: readonly ApiRout
       onRequest: accessCheck(route, services, cookieName),
       handler: async (req, reply) => {
         const session = req.session;
-        const multipart = route.multipart && req.isMultipart() ? await readMultipart(req) : undefined;
+        const multipart =
+          route.multipart && req.isMultipart() ? await readMultipart(req, route.upload) : undefined;
         const sent = multipart ? multipart.fields : req.body;
         const body = route.prepareBody ? await route.prepareBody(sent, { session, services }) : sent;
         const ctx: RouteContext = {

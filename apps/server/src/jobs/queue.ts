@@ -3,6 +3,7 @@ import { fromPglite, PgBoss } from 'pg-boss';
 import type { Config } from '../config/config.ts';
 import { APPLICATION_NAME, type Database } from '../db/client.ts';
 import type { Metrics } from '../http/metrics.ts';
+import { type ImportJobOptions, startImportJobs } from '../imports/jobs.ts';
 import { runRetentionPurge } from '../personal-data/retention.ts';
 import { startWebhookDelivery, type WebhookWorkerOptions } from '../webhooks/worker.ts';
 
@@ -38,6 +39,8 @@ export interface JobQueueOptions {
   onRun?: (run: { jobId: string; purged: Record<string, number> }) => void;
   /** The webhook delivery worker's timing (tests make it fast); `false`: no worker here. */
   webhooks?: WebhookWorkerOptions | false;
+  /** The import worker's timing; `false`: large imports are not worked here. */
+  imports?: ImportJobOptions | false;
 }
 
 export interface JobQueue {
@@ -106,11 +109,14 @@ export async function startJobs(deps: JobDeps, options: JobQueueOptions = {}): P
   await boss.schedule(RETENTION_PURGE_JOB, cron, null, { tz: 'UTC', missed: 'once' });
   const webhooks =
     options.webhooks === false ? undefined : await startWebhookDelivery(boss, deps, options.webhooks ?? {});
+  const importJobs =
+    options.imports === false ? undefined : await startImportJobs(boss, deps, options.imports ?? {});
   deps.log.info({ cron }, `Background jobs started: the retention purge runs at '${cron}' (cron, UTC)`);
   return {
     async stop() {
       stopping.abort();
       webhooks?.stop();
+      importJobs?.stop();
       await boss.stop({ graceful: true, timeout: 10_000 });
     },
   };

@@ -1,0 +1,80 @@
+import { and, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { Executor } from '../../db/client.ts';
+import { rowsOf } from '../../db/rows.ts';
+import type { ServerResource } from '../../resources/server-resource.ts';
+
+/** Values asked of the database in one statement. */
+const CHUNK = 1000;
+
+/** Where a module's natural key is stored: the column a file names it by, and its parent's, if any. */
+export interface NaturalKey {
+  res: ServerResource;
+  column: AnyPgColumn;
+  parent?: AnyPgColumn;
+}
+
+/** The natural key of a module, from its definition's `import.key` (body fields that are table columns). */
+export function naturalKey(res: ServerResource): NaturalKey {
+  const fields = res.def.import?.key ?? [];
+  const columns = getTableColumns(res.table);
+  const columnOf = (field: string | undefined) => {
+    const col = field === undefined ? undefined : columns[field];
+    if (!col) throw new Error(`${res.def.label}: the natural key ${field} is no column of its table`);
+    return col;
+  };
+  return {
+    res,
+    column: columnOf(fields.at(-1)),
+    ...(fields.length > 1 ? { parent: columnOf(fields[0]) } : {}),
+  };
+}
+
+/** A value a file names a record by, within its parent's code where the key has one. */
+export interface KeyValue {
+  parent: string | null;
+  value: string;
+}
+
+/**
+ * Pure: how a natural key value is matched: whatever its case and surrounding spaces. A parent is
+ * a code, which holds no `|`, so the key is unambiguous; it is stored in an import's plan.
+ */
+export const keyOf = (k: KeyValue) => `${k.parent ?? ''}|${k.value.trim().toLowerCase()}`;
+
+/**
+ * The codes of the records the values name, by `keyOf`: asked by the exact value first (the
+ * column's unique index answers), then whatever the case for those not found. A value two records
+ * share whatever the case names the one that matches it exactly.
+ */
+export async function findCodes(
+  db: Executor,
+  key: NaturalKey,
+  wanted: readonly KeyValue[],
+  scoped?: SQL,
+): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  const { res, column, parent } = key;
+  const select = async (where: SQL) => {
+    const rows = await rowsOf<{ code: string; value: string; parent: string | null }>(
+      db,
+      sql`select ${res.codeColumn} as code, ${column} as value, ${parent ?? sql`null`} as parent
+          from ${res.table} where ${and(where, scoped)}`,
+    );
+    for (const r of rows) {
+      const k = keyOf({ parent: r.parent, value: r.value });
+      if (!found.has(k)) found.set(k, r.code);
+    }
+  };
+  const exact = [...new Set(wanted.map((w) => w.value.trim()).filter(Boolean))];
+  for (let i = 0; i < exact.length; i += CHUNK) await select(inArray(column, exact.slice(i, i + CHUNK)));
+  const missing = [
+    ...new Set(
+      wanted.filter((w) => w.value.trim() && !found.has(keyOf(w))).map((w) => w.value.trim().toLowerCase()),
+    ),
+  ];
+  for (let i = 0; i < missing.length; i += CHUNK) {
+    await select(inArray(sql`lower(${column})`, missing.slice(i, i + CHUNK)));
+  }
+  return found;
+}
