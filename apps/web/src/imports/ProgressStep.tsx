@@ -71,6 +71,14 @@ export function ProgressStep({
   );
 }
 
+/** Pure: what a committed import did, in a sentence. */
+export function committedText(record: ImportRecord, title: string): string {
+  const skipped = record.counts.skipped;
+  const leftOut =
+    skipped > 0 ? `, leaving out ${number(skipped)} ${skipped === 1 ? 'row' : 'rows'} with errors` : '';
+  return `${record.fileName} was imported into ${title.toLowerCase()}${leftOut}.`;
+}
+
 /** The import has ended: what it did, and where to see it. */
 export function ResultStep({ record, onStartAgain }: { record: ImportRecord; onStartAgain(): void }) {
   const title = moduleTitle(record.module);
@@ -78,13 +86,7 @@ export function ResultStep({ record, onStartAgain }: { record: ImportRecord; onS
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
       {record.status === 'committed' && (
         <>
-          <Alert severity="success">
-            {record.fileName} was imported into {title.toLowerCase()}
-            {record.counts.skipped > 0
-              ? `, leaving out ${number(record.counts.skipped)} rows with errors`
-              : ''}
-            .
-          </Alert>
+          <Alert severity="success">{committedText(record, title)}</Alert>
           <ImportCounts record={record} committed />
         </>
       )}

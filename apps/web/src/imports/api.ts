@@ -123,7 +123,7 @@ export function useRefreshAfterCommit() {
         void queryClient.invalidateQueries({ queryKey: queryKeys.registry.search('').slice(0, 2) });
         void queryClient.invalidateQueries({ queryKey: queryKeys.options.all });
       }
-      void queryClient.invalidateQueries({ queryKey: IMPORTS_KEY });
+      void queryClient.invalidateQueries({ queryKey: [...IMPORTS_KEY, 'list'] });
     },
     [queryClient],
   );
