@@ -24,6 +24,7 @@ import { echoRequestIds, REQUEST_ID_HEADER, requestIdFor } from './http/request-
 import { API_PREFIX, type ApiRoute, registerApiRoutes } from './http/routes.ts';
 import { API_HEADERS, newNonce, normalisePath, registerSecurity, writeClientError } from './http/security.ts';
 import { importRoutes } from './imports/routes.ts';
+import { importTemplateRoutes } from './imports/template-routes.ts';
 import { operationsRoutes } from './operations/routes.ts';
 import { registerStartingGate } from './operations/starting.ts';
 import { DEFAULT_WEB_DIST } from './paths.ts';
@@ -41,6 +42,7 @@ export const allRoutes = (): ApiRoute[] => [
   ...personalDataRoutes,
   ...operationsRoutes,
   ...importRoutes(),
+  ...importTemplateRoutes(),
 ];
 
 /**
