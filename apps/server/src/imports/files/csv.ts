@@ -56,6 +56,8 @@ export function csvRecords(data: Buffer, limits: SheetLimits): () => AsyncIterab
       delimiter,
       bom: true,
       relax_column_count: true,
+      // A quote inside an unquoted field is text, as spreadsheets read it (`15" screen`).
+      relax_quotes: true,
       skip_empty_lines: false,
       // A record longer than this has a cell over the limit, or more columns than the limit.
       max_record_size: limits.maxCellChars * limits.maxColumns,

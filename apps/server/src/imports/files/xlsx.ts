@@ -202,14 +202,49 @@ async function dateStyles(book: Workbook, part: string | undefined): Promise<boo
   return styles;
 }
 
+/** Shared strings a workbook may hold, and their characters in all: beyond either it is refused (413). */
+export const MAX_SHARED_STRINGS = 5_000_000;
+export const MAX_SHARED_CHARS = 100_000_000;
+
+/**
+ * The shared strings kept compact: their text one after another in one string, and where each
+ * ends, so that millions of short strings cost their characters and four bytes each, not an
+ * object each.
+ */
+export class SharedStrings {
+  private text = '';
+  private ends = new Uint32Array(1024);
+  private count = 0;
+
+  add(s: string): void {
+    if (this.count >= MAX_SHARED_STRINGS || this.text.length + s.length > MAX_SHARED_CHARS) throw inflates();
+    if (this.count === this.ends.length) {
+      const grown = new Uint32Array(this.ends.length * 2);
+      grown.set(this.ends);
+      this.ends = grown;
+    }
+    this.text += s;
+    this.ends[this.count++] = this.text.length;
+  }
+
+  get(i: number): string | undefined {
+    if (!Number.isInteger(i) || i < 0 || i >= this.count) return undefined;
+    return this.text.slice(i === 0 ? 0 : this.ends[i - 1], this.ends[i]);
+  }
+
+  get size(): number {
+    return this.count;
+  }
+}
+
 /** The shared strings, rich text as its plain text (phonetic guides left out). */
 async function sharedStrings(
   book: Workbook,
   part: string | undefined,
   limits: SheetLimits,
-): Promise<string[]> {
-  if (!part) return [];
-  const strings: string[] = [];
+): Promise<SharedStrings> {
+  const strings = new SharedStrings();
+  if (!part) return strings;
   let current: string | null = null;
   let inText = false;
   let phonetic = 0;
@@ -221,7 +256,7 @@ async function sharedStrings(
     },
     close(name) {
       if (name === 'si') {
-        strings.push(current ?? '');
+        strings.add(current ?? '');
         current = null;
       } else if (name === 't') inText = false;
       else if (name === 'rPh') phonetic--;
@@ -277,7 +312,7 @@ export interface XlsxWorkbook {
 interface Parts {
   sheetPaths: Map<string, string>;
   sheets: string[];
-  strings: string[];
+  strings: SharedStrings;
   dates: boolean[];
   date1904: boolean;
 }
@@ -326,7 +361,7 @@ async function* sheetRecords(book: Workbook, parts: Parts, path: string, limits:
     const v = value ?? '';
     switch (type) {
       case 's':
-        return parts.strings[Number(v)] ?? '';
+        return parts.strings.get(Number(v)) ?? '';
       case 'inlineStr':
         return inline ?? v;
       case 'str':

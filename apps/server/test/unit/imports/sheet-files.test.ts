@@ -8,7 +8,14 @@ import { sniffDelimiter } from '../../../src/imports/files/csv.ts';
 import { SHEET_LIMITS } from '../../../src/imports/files/limits.ts';
 import { openSheet } from '../../../src/imports/files/open.ts';
 import type { OpenSheet, SheetRow } from '../../../src/imports/files/sheet.ts';
-import { columnOf, isDateFormat, numberText, serialDate } from '../../../src/imports/files/xlsx.ts';
+import {
+  columnOf,
+  isDateFormat,
+  MAX_SHARED_CHARS,
+  numberText,
+  SharedStrings,
+  serialDate,
+} from '../../../src/imports/files/xlsx.ts';
 
 // The reader is what the import engine is given.
 const typed: OpenSheet = openSheet;
@@ -346,5 +353,38 @@ describe('pure parts of the XLSX reader', () => {
     expect(isDateFormat('0.00"days"')).toBe(false);
     expect(isDateFormat('h:mm')).toBe(false);
     expect(isDateFormat('General')).toBe(false);
+  });
+});
+
+describe('shared strings', () => {
+  it('are kept compact and found by index, and a workbook with too many is refused', async () => {
+    const strings = new SharedStrings();
+    for (const s of ['', 'Ann', 'Zoë, Jr.', '']) strings.add(s);
+    expect([0, 1, 2, 3, 4, -1].map((i) => strings.get(i))).toEqual([
+      '',
+      'Ann',
+      'Zoë, Jr.',
+      '',
+      undefined,
+      undefined,
+    ]);
+    const many = new SharedStrings();
+    for (let i = 0; i < 3000; i++) many.add(`s${i}`);
+    expect([many.size, many.get(2999)]).toEqual([3000, 's2999']);
+    const e = (() => {
+      try {
+        many.add('x'.repeat(MAX_SHARED_CHARS));
+      } catch (err) {
+        return err as ApiError;
+      }
+    })();
+    expect(e?.statusCode).toBe(413);
+  });
+});
+
+describe('CSV quotes', () => {
+  it('reads a quote inside an unquoted field as text', async () => {
+    const sheet = await openSheet(file('Item,Size\nScreen,15" wide\n'));
+    expect(await all(sheet.rows())).toEqual([{ row: 2, cells: ['Screen', '15" wide'] }]);
   });
 });
