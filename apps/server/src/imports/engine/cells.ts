@@ -7,9 +7,16 @@ import { booleanCell, dateCell, type ImportError, type ImportField, listCell } f
  */
 export type CellValue = string | boolean | string[] | undefined;
 
+/**
+ * Pure: a cell without the apostrophe that keeps text starting with = + - @ from running as a
+ * formula: the console's CSV writes it (`inertText`) and a spreadsheet shows it as no part of the
+ * value, so `'+47 22 00 00 00` is read back as the phone number it was.
+ */
+export const withoutInertMark = (cell: string): string => (/^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell);
+
 /** Pure: one cell read as its field's kind; a message when it cannot be. */
 export function readCell(field: ImportField, cell: string): { value: CellValue } | { error: string } {
-  const text = cell.trim();
+  const text = withoutInertMark(cell.trim());
   switch (field.kind) {
     case 'boolean': {
       if (text === '') return { value: undefined };

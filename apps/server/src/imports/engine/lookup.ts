@@ -78,3 +78,42 @@ export async function findCodes(
   }
   return found;
 }
+
+/**
+ * Where a module's records are stored by the name its lists show, when that is not its natural key
+ * (a country's name beside its ISO2, an employee's beside their Employee Id); none otherwise.
+ */
+export function nameKey(key: NaturalKey): NaturalKey | undefined {
+  const column = getTableColumns(key.res.table)[key.res.def.nameField];
+  if (!column || column === key.column) return undefined;
+  return { ...key, column };
+}
+
+/**
+ * The codes of the records the values name by `nameKey`, whatever the case, by `keyOf`: what an
+ * exported list writes of a reference (the state's country by name). A name two records share
+ * within the same parent names neither.
+ */
+export async function findCodesByName(
+  db: Executor,
+  key: NaturalKey,
+  wanted: readonly KeyValue[],
+): Promise<Map<string, string>> {
+  const codes = new Map<string, Set<string>>();
+  const { res, column, parent } = key;
+  const values = [...new Set(wanted.map((w) => w.value.trim().toLowerCase()).filter(Boolean))];
+  for (let i = 0; i < values.length; i += CHUNK) {
+    const rows = await rowsOf<{ code: string; value: string; parent: string | null }>(
+      db,
+      sql`select ${res.codeColumn} as code, ${column} as value, ${parent ?? sql`null`} as parent
+          from ${res.table} where ${inArray(sql`lower(${column})`, values.slice(i, i + CHUNK))}`,
+    );
+    for (const r of rows) {
+      const k = keyOf({ parent: r.parent, value: r.value });
+      codes.set(k, (codes.get(k) ?? new Set()).add(r.code));
+    }
+  }
+  const found = new Map<string, string>();
+  for (const [k, set] of codes) if (set.size === 1) found.set(k, [...set][0] ?? '');
+  return found;
+}

@@ -30,7 +30,7 @@ import {
 import type { CheckOutcome, CommitOutcome, ImportRun, ModuleImporter } from '../importer.ts';
 import { columnsOf } from '../mapping.ts';
 import { type CellValue, canonical, getPath, readCell, rowError, sampleText, setPath } from './cells.ts';
-import { findCodes, type KeyValue, keyOf, naturalKey } from './lookup.ts';
+import { findCodes, findCodesByName, type KeyValue, keyOf, nameKey, naturalKey } from './lookup.ts';
 
 /** Records read back in one statement. */
 const FETCH_CHUNK = 500;
@@ -205,6 +205,13 @@ export function registryImporter(
         wanted.push({ parent, value });
     }
     const found = await findCodes(db, target, wanted);
+    // A value no record has as its natural key may be the name an export wrote (a state's country).
+    const byName = nameKey(target);
+    const unnamed = wanted.filter((w) => !found.has(keyOf(w)));
+    if (byName && unnamed.length) {
+      for (const [k, code] of await findCodesByName(db, byName, unnamed))
+        if (!found.has(k)) found.set(k, code);
+    }
     const label = target.res.def.label;
     const column = headers[columns.get(field.key) ?? -1] ?? null;
     read.forEach((r, i) => {
@@ -290,6 +297,19 @@ export function registryImporter(
     return { ...planned, action: 'create', input };
   }
 
+  /**
+   * The update body a record stands for: the form's fields, and those only an import names (a
+   * profile's, whose form is laid out by hand), so that a column left out keeps what is stored.
+   */
+  function storedBodyOf(record: Row): Record<string, unknown> {
+    const body = updateBodyOf(res, record);
+    for (const f of def.import?.fields ?? []) {
+      const value = getPath(record, f.name);
+      if (value !== undefined && value !== null) setPath(body, f.name, value);
+    }
+    return body;
+  }
+
   function planUpdate(
     planned: PlannedRow,
     values: ReadonlyMap<string, CellValue>,
@@ -298,7 +318,7 @@ export function registryImporter(
     headers: readonly string[],
     columns: ReadonlyMap<string, number>,
   ): PlannedRow {
-    const stored = updateBodyOf(res, record);
+    const stored = storedBodyOf(record);
     const body = structuredClone(stored);
     for (const [key, value] of values) if (value !== undefined) setPath(body, key, value);
     const input = parsed(def.updateSchema, body, planned, headers, columns);
