@@ -36,6 +36,12 @@ import { type EmployeeRef, groupAction, type ScoreGroup, ScoreRowReader } from '
 const CHUNK_ROWS = 1_000;
 /** Groups whose saved rows one statement reads. */
 const SAVED_CHUNK = 5_000;
+/**
+ * Rows given to one bulk save: its audit entries, rollup changes and statements' parameters are
+ * held in memory until it returns, about 16 MB a thousand rows of 20 skills, so a large file is
+ * saved a part at a time, within the grid's own bound on a batch.
+ */
+const WRITE_ROWS = Math.min(5_000, MAX_PERFORMANCE_ROWS);
 
 type Action = 'create' | 'update' | 'unchanged';
 
@@ -235,6 +241,17 @@ function planOf(groups: readonly CheckedGroup[]): ImportPlan {
   return plan;
 }
 
+const byEmployeeAndDate = (x: ScoreGroup, y: ScoreGroup) =>
+  x.employeeCode < y.employeeCode
+    ? -1
+    : x.employeeCode > y.employeeCode
+      ? 1
+      : x.date < y.date
+        ? -1
+        : x.date > y.date
+          ? 1
+          : 0;
+
 const rowLabel = (row: number | undefined) => `row ${row ?? '?'}`;
 
 /** Row errors as an answer's field errors: `row 7`, the column's header before the message. */
@@ -297,10 +314,14 @@ export const scoreImporter: ModuleImporter = {
     const stale = staleGroups(a.groups, plan);
     if (stale.length) throw staleImport(stale);
     const reader = a.reader;
-    const writes = a.groups.filter((g) => g.action !== 'unchanged');
+    // By employee and date: each employee's dates are then saved together, and their monthly and
+    // yearly rollups recomputed once rather than once per part.
+    const writes = a.groups
+      .filter((g) => g.action !== 'unchanged')
+      .sort((x, y) => byEmployeeAndDate(x.group, y.group));
     let written = 0;
-    for (let start = 0; start < writes.length; start += MAX_PERFORMANCE_ROWS) {
-      const part = writes.slice(start, start + MAX_PERFORMANCE_ROWS);
+    for (let start = 0; start < writes.length; start += WRITE_ROWS) {
+      const part = writes.slice(start, start + WRITE_ROWS);
       // Each row names the version the preview saw (null: none saved), so the save itself refuses
       // one that changed after this pass read it, under the lock it holds on the employees.
       const rows: PerformanceRowInput[] = part.map((g) => reader.inputOf(g.group, g.version ?? null));
