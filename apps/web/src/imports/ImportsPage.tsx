@@ -116,8 +116,10 @@ function ImportsTable({ rows }: { rows: ImportListItem[] }) {
               <TableCell>
                 <ImportStatusChip status={item.status} />
               </TableCell>
-              <TableCell sx={{ minWidth: 150 }}>
-                <Typography variant="body2">{formatDateTime(item.createdAt)}</Typography>
+              <TableCell>
+                <Typography variant="body2" sx={{ whiteSpace: 'nowrap' }}>
+                  {formatDateTime(item.createdAt)}
+                </Typography>
                 <Typography variant="body2" color="text.secondary">
                   by {who(item)}
                 </Typography>

@@ -120,10 +120,12 @@ export function MappingStep({ record, modes, checking, onCheck, onContinue, onBa
               return (
                 // biome-ignore lint/suspicious/noArrayIndexKey: a file's columns are its order; two may share a header
                 <TableRow key={i}>
-                  <TableCell sx={{ fontWeight: 600, overflowWrap: 'anywhere', minWidth: 120 }}>
+                  <TableCell
+                    sx={{ fontWeight: 600, overflowWrap: 'break-word', width: { xs: '38%', sm: '40%' } }}
+                  >
                     {column || <em>(no header)</em>}
                   </TableCell>
-                  <TableCell sx={{ minWidth: 200 }}>
+                  <TableCell sx={{ minWidth: { xs: 0, sm: 220 }, pr: { xs: 0, sm: 2 } }}>
                     <TextField
                       select
                       size="small"

@@ -155,8 +155,8 @@ export function PreviewStep({
             <Table size="small" stickyHeader aria-label="Errors">
               <TableHead>
                 <TableRow>
-                  <TableCell sx={{ width: 72 }}>Row</TableCell>
-                  <TableCell sx={{ width: '28%' }}>Column</TableCell>
+                  <TableCell sx={{ width: { xs: 48, sm: 72 } }}>Row</TableCell>
+                  <TableCell sx={{ width: { xs: '30%', sm: '28%' } }}>Column</TableCell>
                   <TableCell>Message</TableCell>
                 </TableRow>
               </TableHead>
@@ -165,14 +165,14 @@ export function PreviewStep({
                   // biome-ignore lint/suspicious/noArrayIndexKey: one row may have several errors in one column
                   <TableRow key={i}>
                     <TableCell>{e.row}</TableCell>
-                    <TableCell sx={{ overflowWrap: 'anywhere' }}>
+                    <TableCell sx={{ overflowWrap: 'break-word' }}>
                       {e.column ?? (
                         <Typography component="span" variant="body2" color="text.secondary">
                           Whole row
                         </Typography>
                       )}
                     </TableCell>
-                    <TableCell sx={{ overflowWrap: 'anywhere' }}>{e.message}</TableCell>
+                    <TableCell sx={{ overflowWrap: 'break-word' }}>{e.message}</TableCell>
                   </TableRow>
                 ))}
               </TableBody>
@@ -232,8 +232,15 @@ export function PreviewStep({
                         />
                       </TableCell>
                       {shownKeys.map((k) => (
-                        <TableCell key={k} sx={{ overflowWrap: 'anywhere', minWidth: 96 }}>
-                          {s.values[k] ?? ''}
+                        <TableCell key={k} sx={{ overflowWrap: 'break-word', minWidth: 96 }}>
+                          {s.values[k] ||
+                            (errored ? (
+                              <Typography component="span" variant="body2" color="text.secondary">
+                                –
+                              </Typography>
+                            ) : (
+                              ''
+                            ))}
                         </TableCell>
                       ))}
                     </TableRow>
