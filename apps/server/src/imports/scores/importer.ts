@@ -4,6 +4,7 @@ import {
   IMPORT_MESSAGES,
   type ImportCounts,
   type ImportError,
+  type ImportMode,
   type ImportSampleRow,
   localIsoDate,
   MAX_PERFORMANCE_ROWS,
@@ -104,6 +105,37 @@ async function lookUpSaved(db: Executor, groups: readonly ScoreGroup[]) {
   );
 }
 
+/**
+ * Pure: why the import's mode refuses a row, or null: only creating refuses a row that would
+ * change saved scores, only updating one that would create a record. A row that changes nothing
+ * is refused by neither, so a file exported from the console imports back in any mode.
+ */
+function modeRefusal(mode: ImportMode, action: Action): string | null {
+  if (mode === 'create' && action === 'update') return IMPORT_MESSAGES.exists;
+  if (mode === 'update' && action === 'create') return IMPORT_MESSAGES.missing;
+  return null;
+}
+
+/** Pure: two lists of errors, each in row order, as one in row order. */
+function mergeByRow(a: readonly ImportError[], b: readonly ImportError[]): ImportError[] {
+  if (!b.length) return [...a];
+  const out: ImportError[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const x = a[i];
+    const y = b[j];
+    if (x && (!y || x.row <= y.row)) {
+      out.push(x);
+      i++;
+    } else if (y) {
+      out.push(y);
+      j++;
+    }
+  }
+  return out;
+}
+
 /** A file-level check: every row is in error, as none can be read. */
 async function unreadable(run: ImportRun, errors: ImportError[], layout?: ScoreLayout): Promise<Analysis> {
   let rows = 0;
@@ -195,7 +227,8 @@ async function analyse(run: ImportRun, db: Executor): Promise<Analysis> {
 
   const all = [...reader.groups.values()];
   const checked: CheckedGroup[] = [];
-  const counts = { ...emptyCounts(), rows, errors: errorRows };
+  const counts = { ...emptyCounts(), rows };
+  const modeErrors: ImportError[] = [];
   for (let start = 0; start < all.length; start += SAVED_CHUNK) {
     const part = all.slice(start, start + SAVED_CHUNK);
     const saved = new Map((await lookUpSaved(db, part)).map((s) => [s.i, s]));
@@ -208,14 +241,24 @@ async function analyse(run: ImportRun, db: Executor): Promise<Analysis> {
         reader.inputOf(group).performancePerSkill,
         scores as Map<string, number> | undefined,
       );
+      const refused = modeRefusal(run.mode, action);
+      if (refused) {
+        const message = `Performance of ${group.employeeId} on ${group.date} ${refused}`;
+        for (const row of group.rows) modeErrors.push({ row, column: null, message });
+        return;
+      }
       counts[action]++;
       checked.push({ group, action, ...(s ? { performanceCode: s.code, version: s.version } : {}) });
     });
   }
+  // What the mode refuses is known only now: those rows join the others' errors in row order.
+  modeErrors.sort((x, y) => x.row - y.row);
+  const allErrors = mergeByRow(errors, modeErrors).slice(0, IMPORT_LIMITS.storedErrors);
+  counts.errors = errorRows + modeErrors.length;
   const actions = new Map(checked.map((c) => [c.group, c.action]));
   const sample: ImportSampleRow[] = sampled.map((s) => ({
     row: s.row,
-    action: s.failed || !s.group ? 'error' : (actions.get(s.group) ?? 'unchanged'),
+    action: s.failed || !s.group ? 'error' : (actions.get(s.group) ?? 'error'),
     values: s.values,
   }));
   return {
@@ -224,8 +267,8 @@ async function analyse(run: ImportRun, db: Executor): Promise<Analysis> {
     reader,
     groups: checked,
     counts,
-    errors,
-    errorCount,
+    errors: allErrors,
+    errorCount: errorCount + modeErrors.length,
     sample,
   };
 }

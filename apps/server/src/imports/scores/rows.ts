@@ -48,12 +48,15 @@ export interface ScoreGroup {
   points: Int8Array;
   /** The spreadsheet rows that give its cells (long: one per skill), in file order. */
   rows: number[];
+  /** Long: the row that gave each skill's cell (0: none yet). */
+  cellRows?: Int32Array;
 }
 
 export const ROW_MESSAGES = {
   employeeRequired: 'Employee Id is required',
   skillRequired: 'Skill is required',
-  duplicateSkill: 'This employee, date and skill appear on an earlier row',
+  duplicateRow: 'This row names the same employee and date as an earlier row',
+  duplicateSkill: 'This row names the same employee, date and skill as an earlier row',
   /** The grid's refusal, in its words. */
   outsideReach: OUTSIDE_REACH_MESSAGE,
 } as const;
@@ -135,6 +138,7 @@ export class ScoreRowReader {
       date,
       points: new Int8Array(this.skills.length).fill(NOT_MENTIONED),
       rows: [],
+      ...(this.columns.layout === 'long' ? { cellRows: new Int32Array(this.skills.length) } : {}),
     };
     this.groups.set(key, made);
     return { group: made, created: true };
@@ -177,7 +181,7 @@ export class ScoreRowReader {
       if (errors.length || !employee || !('date' in day)) return { row, errors, values, group: null };
       const { group, created } = this.groupOf(employee, day.date);
       if (!created) {
-        fail(null, 'This row names the same employee and date as an earlier row');
+        fail(null, `${ROW_MESSAGES.duplicateRow} (row ${group.rows[0]})`);
         return { row, errors, values, group: null };
       }
       c.skills.forEach(({ skillCode }, j) => {
@@ -202,10 +206,11 @@ export class ScoreRowReader {
     }
     const { group } = this.groupOf(employee, day.date);
     if (group.points[at] !== NOT_MENTIONED) {
-      fail(c.skill, ROW_MESSAGES.duplicateSkill);
+      fail(c.skill, `${ROW_MESSAGES.duplicateSkill} (row ${group.cellRows?.[at] ?? '?'})`);
       return { row, errors, values, group: null };
     }
     group.points[at] = score ?? NOT_SCORED;
+    if (group.cellRows) group.cellRows[at] = row;
     group.rows.push(row);
     return { row, errors, values, group };
   }

@@ -207,7 +207,7 @@ describe('the wide layout', () => {
       { row: 3, column: 'Employee Id', message: 'Employee not found' },
       { row: 4, column: 'Date', message: expect.stringMatching(/^Date must be between/) },
       { row: 4, column: 'Accuracy', message: SCORE_MESSAGE },
-      { row: 5, column: null, message: 'This row names the same employee and date as an earlier row' },
+      { row: 5, column: null, message: `${ROW_MESSAGES.duplicateRow} (row 2)` },
     ]);
     expect(checked.errorCount).toBe(4);
     expect(checked.counts).toEqual({ rows: 5, create: 2, update: 0, unchanged: 0, errors: 3, skipped: 0 });
@@ -276,7 +276,7 @@ describe('the long layout', () => {
     const checked = await scoreImporter.check(run);
     expect(checked.layout).toBe('long');
     expect(checked.errors).toEqual([
-      { row: 5, column: 'Skill', message: ROW_MESSAGES.duplicateSkill },
+      { row: 5, column: 'Skill', message: `${ROW_MESSAGES.duplicateSkill} (row 2)` },
       { row: 6, column: 'Skill', message: 'Skill not found' },
     ]);
     expect(checked.counts).toEqual({ rows: 5, create: 2, update: 0, unchanged: 0, errors: 2, skipped: 0 });
@@ -288,6 +288,36 @@ describe('the long layout', () => {
     await commit(run, checked.plan);
     expect(await scoresOf(emp.dan, '2024-07-01')).toEqual({ Accuracy: 2, Speed: null, Teamwork: 4 });
     expect((await rowOf(t, admin, emp.dan, '2024-07-01')).total.daily).toBe(3);
+  });
+});
+
+describe('the modes', () => {
+  it('only creating refuses a row that changes saved scores; only updating, one that creates', async () => {
+    await saveDirect(emp.ann, '2024-09-01', { Accuracy: 1 });
+    await saveDirect(emp.bob, '2024-09-01', { Accuracy: 2 });
+    const lines = [
+      ['E-001', '2024-09-01', '5', '', ''], // changes Ann's
+      ['E-002', '2024-09-01', '2', '', ''], // as saved
+      ['E-003', '2024-09-01', '7', '', ''], // new
+      ['E-004', '2024-09-01', '', '', ''], // nothing, nothing saved
+    ];
+    const creating = await scoreImporter.check((await runOf(WIDE, lines, { mode: 'create' })).run);
+    expect(creating.errors).toEqual([
+      { row: 2, column: null, message: `Performance of E-001 on 2024-09-01 ${IMPORT_MESSAGES.exists}` },
+    ]);
+    expect(creating.counts).toMatchObject({ create: 1, update: 0, unchanged: 2, errors: 1 });
+    expect(creating.sample.map((r) => r.action)).toEqual(['error', 'unchanged', 'create', 'unchanged']);
+
+    const updating = await scoreImporter.check((await runOf(WIDE, lines, { mode: 'update' })).run);
+    expect(updating.errors).toEqual([
+      { row: 4, column: null, message: `Performance of E-003 on 2024-09-01 ${IMPORT_MESSAGES.missing}` },
+    ]);
+    expect(updating.counts).toMatchObject({ create: 0, update: 1, unchanged: 2, errors: 1 });
+
+    const { run } = await runOf(WIDE, lines, { mode: 'update', skipErrors: true });
+    await commit(run, updating.plan);
+    expect(await scoresOf(emp.ann, '2024-09-01')).toMatchObject({ Accuracy: 5 });
+    expect(await scoresOf(emp.cat, '2024-09-01')).toMatchObject({ Accuracy: null });
   });
 });
 

@@ -118,7 +118,7 @@ describe('ScoreRowReader, wide', () => {
     const reader = wide();
     expect(reader.read({ row: 2, cells: ['E-001', '2024-03-01', '1', '2'] }, lookup).errors).toEqual([]);
     expect(reader.read({ row: 3, cells: ['e-001', '45352', '3', '4'] }, lookup).errors).toEqual([
-      { row: 3, column: null, message: 'This row names the same employee and date as an earlier row' },
+      { row: 3, column: null, message: `${ROW_MESSAGES.duplicateRow} (row 2)` },
     ]);
     expect(reader.read({ row: 4, cells: ['E-001', '2024-03-02', '3', '4'] }, lookup).errors).toEqual([]);
     expect(reader.groups.size).toBe(2);
@@ -167,7 +167,7 @@ describe('ScoreRowReader, long', () => {
     ]);
     expect(read(5, ['E-001', '2024-03-01', 'Speed', '5'])).toEqual([]);
     expect(read(6, ['e-001', '45352', 'speed', '6'])).toEqual([
-      { row: 6, column: 'Skill', message: ROW_MESSAGES.duplicateSkill },
+      { row: 6, column: 'Skill', message: `${ROW_MESSAGES.duplicateSkill} (row 5)` },
     ]);
     expect(points(reader.groups.get('EMP-1|2024-03-01')?.points)).toEqual([NOT_MENTIONED, 5, NOT_MENTIONED]);
   });
