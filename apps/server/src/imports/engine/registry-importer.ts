@@ -367,9 +367,32 @@ export function registryImporter(
     headers: readonly string[],
     columns: ReadonlyMap<string, number>,
   ) {
-    const errors = err.errors?.length ? err.errors : [{ field: undefined, message: err.message }];
+    const errors = err.errors?.length
+      ? err.errors
+      : [{ field: refusedField(r, err.message, columns), message: err.message }];
     for (const e of errors) r.errors.push(rowError(r.row, e.field, e.message, headers, columns));
     r.action = 'error';
+  }
+
+  /**
+   * The field a refusal that names none concerns, so that the row's error stands at its column:
+   * the field whose delegation says it in these words (one's own role, disabling oneself), or else
+   * the one mapped field the row sets whose choices delegation limits (a role to assign,
+   * permissions to grant). None when no single field is it: the refusal is of the row.
+   */
+  function refusedField(r: PlannedRow, message: string, columns: ReadonlyMap<string, number>) {
+    const delegated = def.formFields.filter((f) => f.delegation && columns.has(f.name));
+    const said = delegated.find((f) =>
+      [f.delegation?.lockedOnSelf, f.delegation?.offOnSelf, f.delegation?.heldOnly].includes(message),
+    );
+    if (said) return said.name;
+    const stored = r.existing ? storedBodyOf(r.existing) : undefined;
+    const limited = delegated.filter((f) => {
+      if (!f.delegation?.listFlag && !f.delegation?.heldOnly) return false;
+      const value = getPath(r.input, f.name);
+      return value !== undefined && (!stored || canonical(value) !== canonical(getPath(stored, f.name)));
+    });
+    return limited.length === 1 ? limited[0]?.name : undefined;
   }
 
   function outcome(
@@ -415,7 +438,9 @@ export function registryImporter(
     const creates: string[] = [];
     for (const r of prepared.rows) {
       if (r.code && r.version !== undefined) updates[r.code] = r.version;
-      if (r.action === 'create') creates.push(r.key);
+      // A create the module's rules refused is planned all the same: a commit that skips it must
+      // not take it for a record that came to be since.
+      if (!r.code && r.input !== undefined) creates.push(r.key);
     }
     return { updates, creates };
   }
