@@ -58,7 +58,11 @@ function Templates({ module }: { module: ImportModule }) {
         {layouts.map((layout) => (
           <Box key={layout ?? 'one'} sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1 }}>
             {layout && (
-              <Typography variant="body2" color="text.secondary" sx={{ minWidth: { sm: 150 } }}>
+              <Typography
+                variant="body2"
+                color="text.secondary"
+                sx={{ flex: { xs: '1 1 100%', sm: '0 0 190px' } }}
+              >
                 {layout === 'wide' ? 'Wide' : 'Long'}: {LAYOUT_NAMES[layout]}
               </Typography>
             )}
