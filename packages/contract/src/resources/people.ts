@@ -264,6 +264,30 @@ export const profileResource = defineResource({
     { param: 'genderCode', label: 'Gender', path: 'gender.genderCode', match: 'equals', source: 'gender' },
   ],
   moreSortFields: ['dob'],
+  // Everything an import reads back, so that an exported file holds the whole profile but its picture.
+  exportColumns: [
+    { path: 'firstName', label: 'First Name' },
+    { path: 'lastName', label: 'Last Name' },
+    { path: 'gender.genderName', label: 'Gender' },
+    { path: 'dob', label: 'Date of Birth' },
+    { path: 'phoneNumber', label: 'Phone Number' },
+    { path: 'user.username', label: 'User' },
+    { path: 'address.addressLineOne', label: 'Address Line One' },
+    { path: 'address.addressLineTwo', label: 'Address Line Two' },
+    { path: 'address.country.name', label: 'Country' },
+    { path: 'address.state.name', label: 'State' },
+    { path: 'address.city.name', label: 'City' },
+    { path: 'address.postalCode', label: 'Postal Code' },
+    { path: 'social.linkedin', label: 'LinkedIn' },
+    { path: 'social.twitter', label: 'Twitter' },
+    { path: 'social.facebook', label: 'Facebook' },
+    { path: 'social.instagram', label: 'Instagram' },
+    { path: 'social.websitePortfolioUrl', label: 'Website / Portfolio' },
+    { path: 'notification.email', label: 'Email Notifications' },
+    { path: 'notification.sms', label: 'SMS Notifications' },
+    { path: 'notification.push', label: 'Push Notifications' },
+    ...TIMESTAMP_COLUMNS,
+  ],
   // The profile form is laid out by hand (picture, nested address); its selectors are declared
   // here so that their lookups and cascades follow from the definition like every other form's.
   formFields: [

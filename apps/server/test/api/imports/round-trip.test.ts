@@ -196,7 +196,30 @@ const CASES: Case[] = [
     module: 'profile',
     plural: 'Profiles',
     table: profiles,
-    mapping: ['firstName', 'lastName', 'genderCode', 'phoneNumber', 'userCode', null, null],
+    mapping: [
+      'firstName',
+      'lastName',
+      'genderCode',
+      'dob',
+      'phoneNumber',
+      'userCode',
+      'address.addressLineOne',
+      'address.addressLineTwo',
+      'address.countryCode',
+      'address.stateCode',
+      'address.cityCode',
+      'address.postalCode',
+      'social.linkedin',
+      'social.twitter',
+      'social.facebook',
+      'social.instagram',
+      'social.websitePortfolioUrl',
+      'notification.email',
+      'notification.sms',
+      'notification.push',
+      null,
+      null,
+    ],
   },
 ];
 
@@ -243,6 +266,29 @@ describe('an exported list imports back as no change', () => {
       });
     }
   }
+});
+
+describe('an exported profile', () => {
+  it('holds the whole profile but its picture, and puts back what was cleared since', async () => {
+    const exported = await t.get('ExportProfiles', admin, { format: 'xlsx' });
+    const [asha] = await t.handle.db.select().from(profiles).where(eq(profiles.firstName, 'Asha'));
+    await t.handle.db
+      .update(profiles)
+      .set({ addressLineOne: null, stateCode: null, cityCode: null, linkedin: null, notifyPush: false })
+      .where(eq(profiles.profileCode, asha?.profileCode ?? ''));
+    await t.settle();
+    const preview = (
+      await startImport(t, admin, { module: 'profile' }, { name: 'profiles.xlsx', data: exported.rawPayload })
+    ).json().data;
+    expect(preview.errors).toEqual([]);
+    expect(preview.counts).toMatchObject({ update: 1, unchanged: 1, errors: 0 });
+    expect((await t.post('CommitImport', { importCode: preview.importCode }, admin)).statusCode).toBe(200);
+    const [back] = await t.handle.db.select().from(profiles).where(eq(profiles.firstName, 'Asha'));
+    const { version, updatedAt, ...rest } = back ?? {};
+    const { version: _v, updatedAt: _u, ...was } = asha ?? {};
+    expect(rest).toEqual(was);
+    expect(version).toBe((asha?.version ?? 0) + 1);
+  });
 });
 
 describe('files as spreadsheets save them', () => {
