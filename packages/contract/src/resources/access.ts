@@ -260,6 +260,14 @@ export const roleResource = defineResource({
     { path: 'rolePermissions', label: 'Permissions', format: 'count' },
     ...TIMESTAMP_COLUMNS,
   ],
+  // The list's, and whether the role asks for two-factor sign-in, which an import reads back.
+  exportColumns: [
+    { path: 'roleName', label: 'Name' },
+    { path: 'roleDescription', label: 'Description' },
+    { path: 'rolePermissions', label: 'Permissions' },
+    { path: 'requireMfa', label: 'Require two-factor sign-in' },
+    ...TIMESTAMP_COLUMNS,
+  ],
   formFields: [
     { name: 'roleName', label: 'Role Name', kind: 'text' },
     { name: 'roleDescription', label: 'Role Description', kind: 'textarea' },

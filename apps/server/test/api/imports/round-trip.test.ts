@@ -190,7 +190,7 @@ const CASES: Case[] = [
     module: 'role',
     plural: 'Roles',
     table: roles,
-    mapping: ['roleName', 'roleDescription', 'rolePermissions', null, null],
+    mapping: ['roleName', 'roleDescription', 'rolePermissions', 'requireMfa', null, null],
   },
   {
     module: 'profile',
