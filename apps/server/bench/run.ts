@@ -37,7 +37,9 @@ const HELP = `npm run bench -w @wfc/server -- [options]   (DATABASE_URL names th
   --connections N     concurrent connections (BENCH_CONNECTIONS, default 50)
   --port N            port for the server under test (BENCH_PORT, default 3917)
   --only LIST         scenarios to run: lists,performances,trend,overview,save,export,sql,formulations,login,web,
-                      search,signins (default all but signins; search: the search across modules against one
+                      search,signins,imports (default all but signins and imports; imports: a score file and an
+                      employee file previewed and committed against COPY of the same rows, in a database of
+                      their own, see bench/imports.ts; search: the search across modules against one
                       uncached keyword page of the cities, same keywords; sql: every list's SQL, server against pgbench now and
                       before, pgbench being its old name; formulations: the candidate SQL for a keyword through
                       references; signins: below)
@@ -84,6 +86,14 @@ const only = new Set(args.only.split(',').map((s) => s.trim()));
 const ROUNDS = Math.max(1, Number(args.rounds));
 const listFilter = args.lists ? new RegExp(args.lists) : undefined;
 const MB = 1024 * 1024;
+
+// Imports work in a database of their own, made afresh: they need no bench:data, and run alone.
+if (only.has('imports')) {
+  const { benchImports } = await import('./imports.ts');
+  await benchImports();
+  only.delete('imports');
+  if (only.size === 0) process.exit(0);
+}
 
 interface Row {
   scenario: string;

@@ -21,6 +21,8 @@ export interface RunningServer {
   pid: number;
   /** Resident set size now, in bytes, from /proc. */
   rss(): number;
+  /** The last lines the server wrote, for a failure's report. */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -63,6 +65,7 @@ export async function startServer(
   return {
     url,
     pid,
+    output: () => output.join(''),
     rss() {
       const status = readFileSync(`/proc/${pid}/status`, 'utf8');
       const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];

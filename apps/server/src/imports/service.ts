@@ -440,12 +440,10 @@ async function commitPass(services: Services, row: ImportRow, rethrow: boolean) 
   let lastCheck = 0;
   try {
     await db.transaction(async (tx) => {
-      // Locked until the commit ends: a second pass of the same import waits here, then finds it done.
-      const [locked] = await tx
-        .select()
-        .from(imports)
-        .where(eq(imports.importCode, row.importCode))
-        .for('update');
+      // One commit of an import at a time: a second pass of it waits here until the first ends,
+      // then finds it done. An advisory lock, not the row's: progress is written to the row meanwhile.
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`import:${row.importCode}`}))`);
+      const [locked] = await tx.select().from(imports).where(eq(imports.importCode, row.importCode));
       if (locked?.status !== 'committing') return;
       const progress: ImportRun['progress'] = async ({ written }) => {
         if (written !== undefined) state.written = written;

@@ -1,7 +1,7 @@
 import { type PermissionScope, withArticle } from '@wfc/contract';
 import { and, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { lastChanges } from '../audit/history.ts';
-import { recordAudit } from '../audit/recorder.ts';
+import { recordAudit, recordAudits } from '../audit/recorder.ts';
 import type { Executor } from '../db/client.ts';
 import { newCode } from '../db/codes.ts';
 import { exists } from '../db/rows.ts';
@@ -218,6 +218,57 @@ export async function createIn<D extends AnyResourceDef>(
     after,
     actor: ctx.actor,
   });
+  return after;
+}
+
+/**
+ * Whether a module's creates can be written many to a statement: it has no per-record hook, so a
+ * record is its body's columns and nothing else happens to it.
+ */
+export const createsInSets = (res: ServerResource) =>
+  !res.authorize && !res.validate && !res.toRow && !res.afterWrite && !res.prepare;
+
+/**
+ * Many creates inside the caller's transaction, as `createIn` would make each of them, in set-based
+ * statements: one insert, one read back, one audit write. Only for a module `createsInSets` allows;
+ * the references must have been checked (an import finds them by natural key). A record beyond the
+ * caller's reach refuses the whole (403). Answers the records as stored, in the inputs' order.
+ */
+export async function createManyIn<D extends AnyResourceDef>(
+  res: ServerResource<D>,
+  ctx: WriterContext,
+  tx: Executor,
+  reached: Reached,
+  inputs: readonly InputOf<D>[],
+) {
+  if (!createsInSets(res)) throw new Error(`${res.def.label}: creates have hooks, one at a time`);
+  if (!inputs.length) return [];
+  const codes = inputs.map(() => newCode(res.def.prefix));
+  await tx
+    .insert(res.table)
+    .values(inputs.map((input, i) => ({ ...defaultRow(res, input), [res.def.code]: codes[i] })));
+  if (reached.where) {
+    const { records: within } = await fetchRecords(tx, res, {
+      shape: { code: res.codeColumn },
+      where: and(inArray(res.codeColumn, codes), reached.where),
+      present: false,
+    });
+    if (within.length !== codes.length) throw outOfReach(res, 'create');
+  }
+  const { records } = await fetchRecords(tx, res, { where: inArray(res.codeColumn, codes) });
+  if (res.attach) await res.attach(tx, records, { populate: true });
+  const byCode = new Map(records.map((r) => [r[res.def.code], r]));
+  const after = codes.map((code) => byCode.get(code));
+  await recordAudits(
+    tx,
+    codes.map((code, i) => ({
+      action: 'CREATE' as const,
+      collection: res.def.listSegment,
+      recordCode: code,
+      after: after[i],
+      actor: ctx.actor,
+    })),
+  );
   return after;
 }
 

@@ -1,11 +1,15 @@
-import { and, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
 import { rowsOf } from '../../db/rows.ts';
 import type { ServerResource } from '../../resources/server-resource.ts';
 
+/** A list of values as a set the database reads from one parameter, on either database. */
+const textSet = (values: readonly string[]) =>
+  sql`select jsonb_array_elements_text(${JSON.stringify(values)}::jsonb)`;
+
 /** Values asked of the database in one statement. */
-const CHUNK = 1000;
+const CHUNK = 5000;
 
 /** Where a module's natural key is stored: the column a file names it by, and its parent's, if any. */
 export interface NaturalKey {
@@ -43,9 +47,10 @@ export interface KeyValue {
 export const keyOf = (k: KeyValue) => `${k.parent ?? ''}|${k.value.trim().toLowerCase()}`;
 
 /**
- * The codes of the records the values name, by `keyOf`: asked by the exact value first (the
- * column's unique index answers), then whatever the case for those not found. A value two records
- * share whatever the case names the one that matches it exactly.
+ * The codes of the records the values name, by `keyOf`, whatever their case: natural keys are
+ * unique whatever the case (their indexes are on `lower(...)`, which this asks by). Where two
+ * records differ only in case (a city's name, unique within nothing), the one written exactly as
+ * the file writes it is named.
  */
 export async function findCodes(
   db: Executor,
@@ -55,26 +60,19 @@ export async function findCodes(
 ): Promise<Map<string, string>> {
   const found = new Map<string, string>();
   const { res, column, parent } = key;
-  const select = async (where: SQL) => {
+  const exact = new Set(wanted.map((w) => w.value.trim()));
+  const lowered = [...new Set(wanted.map((w) => w.value.trim().toLowerCase()).filter(Boolean))];
+  for (let i = 0; i < lowered.length; i += CHUNK) {
     const rows = await rowsOf<{ code: string; value: string; parent: string | null }>(
       db,
       sql`select ${res.codeColumn} as code, ${column} as value, ${parent ?? sql`null`} as parent
-          from ${res.table} where ${and(where, scoped)}`,
+          from ${res.table}
+          where ${and(sql`lower(${column}) in (${textSet(lowered.slice(i, i + CHUNK))})`, scoped)}`,
     );
     for (const r of rows) {
       const k = keyOf({ parent: r.parent, value: r.value });
-      if (!found.has(k)) found.set(k, r.code);
+      if (!found.has(k) || exact.has(r.value)) found.set(k, r.code);
     }
-  };
-  const exact = [...new Set(wanted.map((w) => w.value.trim()).filter(Boolean))];
-  for (let i = 0; i < exact.length; i += CHUNK) await select(inArray(column, exact.slice(i, i + CHUNK)));
-  const missing = [
-    ...new Set(
-      wanted.filter((w) => w.value.trim() && !found.has(keyOf(w))).map((w) => w.value.trim().toLowerCase()),
-    ),
-  ];
-  for (let i = 0; i < missing.length; i += CHUNK) {
-    await select(inArray(sql`lower(${column})`, missing.slice(i, i + CHUNK)));
   }
   return found;
 }
@@ -106,7 +104,7 @@ export async function findCodesByName(
     const rows = await rowsOf<{ code: string; value: string; parent: string | null }>(
       db,
       sql`select ${res.codeColumn} as code, ${column} as value, ${parent ?? sql`null`} as parent
-          from ${res.table} where ${inArray(sql`lower(${column})`, values.slice(i, i + CHUNK))}`,
+          from ${res.table} where lower(${column}) in (${textSet(values.slice(i, i + CHUNK))})`,
     );
     for (const r of rows) {
       const k = keyOf({ parent: r.parent, value: r.value });

@@ -19,6 +19,8 @@ import { fetchRecords } from '../../resources/read.ts';
 import type { Row, ServerResource } from '../../resources/server-resource.ts';
 import {
   createIn,
+  createManyIn,
+  createsInSets,
   outOfReach,
   type Reached,
   updateBodyOf,
@@ -34,6 +36,8 @@ import { findCodes, findCodesByName, type KeyValue, keyOf, nameKey, naturalKey }
 
 /** Records read back in one statement. */
 const FETCH_CHUNK = 500;
+/** Creates written in one statement, where the module allows it (`createsInSets`). */
+const SET_ROWS = 1000;
 /** Rows between two progress reports. */
 const PROGRESS_EVERY = 500;
 
@@ -495,37 +499,57 @@ export function registryImporter(
       let written = 0;
       let skipped = failing.length;
       const refused: ImportError[] = [];
-      for (const r of prepared.rows) {
-        if (r.action !== 'create' && r.action !== 'update') continue;
+      /** One row in a savepoint of its own: a refused row leaves the transaction usable for the others. */
+      const writeRow = async (r: PlannedRow) => {
         try {
-          // A savepoint per row: a refused row leaves the transaction usable for the others.
           await tx.transaction(async (sp) => {
             if (r.action === 'create') await createIn(res, writer, sp, reachedCreate, r.input as never);
-            else
-              await updateIn(
-                res,
-                writer,
-                sp,
-                reachedUpdate,
-                { code: r.code ?? '', version: r.version },
-                async () => r.input as never,
-              );
+            else {
+              const target = { code: r.code ?? '', version: r.version };
+              await updateIn(res, writer, sp, reachedUpdate, target, async () => r.input as never);
+            }
           });
         } catch (err) {
           const refusal = toApiError(err);
           if (refusal.statusCode >= 500) throw err;
-          if (refusal.statusCode === 409 && r.action === 'update') {
+          // A version that moved on (the refusal carries the record as it now stands).
+          if (refusal.statusCode === 409 && r.action === 'update' && refusal.answer !== undefined) {
             stale.push({ row: r.row, column: null, message: refusal.message });
-            continue;
+            return;
           }
           addRefusal(r, refusal, headers, columns);
           refused.push(...r.errors);
           skipped++;
-          continue;
+          return;
         }
         written++;
         if (written % PROGRESS_EVERY === 0) await run.progress({ written });
-      }
+      };
+      const toCreate = prepared.rows.filter((r) => r.action === 'create');
+      if (createsInSets(res)) {
+        // Many to a statement; a chunk a statement refuses (a value another record holds) is
+        // written again a row at a time, to name the rows.
+        for (let i = 0; i < toCreate.length; i += SET_ROWS) {
+          const chunk = toCreate.slice(i, i + SET_ROWS);
+          try {
+            await tx.transaction((sp) =>
+              createManyIn(
+                res,
+                writer,
+                sp,
+                reachedCreate,
+                chunk.map((r) => r.input as never),
+              ),
+            );
+            written += chunk.length;
+            await run.progress({ written });
+          } catch (err) {
+            if (toApiError(err).statusCode >= 500) throw err;
+            for (const r of chunk) await writeRow(r);
+          }
+        }
+      } else for (const r of toCreate) await writeRow(r);
+      for (const r of prepared.rows) if (r.action === 'update') await writeRow(r);
       if (stale.length) throw rowsRefused(409, IMPORT_MESSAGES.stale, stale);
       if (refused.length && !run.skipErrors) throw rowsRefused(400, IMPORT_MESSAGES.hasErrors, refused);
       await run.progress({ written });
