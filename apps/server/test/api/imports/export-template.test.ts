@@ -1,4 +1,4 @@
-import { IMPORT_MESSAGES } from '@wfc/contract';
+import { IMPORT_FORMATS, IMPORT_MESSAGES, IMPORT_MODULES } from '@wfc/contract';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import type { LightMyRequestResponse } from 'fastify';
@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLE_PASSWORD } from '../../../src/imports/template.ts';
 import { sharedTestApp } from '../../support/app.ts';
 import { expectError, expectOk } from '../../support/envelope.ts';
+import { startImport } from './support.ts';
 
 const t = sharedTestApp();
 let admin: string;
@@ -258,5 +259,52 @@ describe('GetImportTemplate', () => {
     ]);
     const scorer = await t.userWith(['CREATE_PERFORMANCE']);
     expect((await t.get('GetImportTemplate', scorer.cookie, { module: 'performance' })).statusCode).toBe(200);
+  });
+});
+
+describe('a template as downloaded', () => {
+  it('imports without an error in every module and format: its example row is one the console accepts', async () => {
+    const country = await create(
+      'CreateCountry',
+      { name: 'Norway', iso2: 'NO', iso3: 'NOR' },
+      'Country created successfully',
+    );
+    const state = await create(
+      'CreateState',
+      { name: 'Oslo', iso: 'NO-03', countryCode: country.countryCode },
+      'State created successfully',
+    );
+    await create(
+      'CreateCity',
+      { name: 'Oslo', countryCode: country.countryCode, stateCode: state.stateCode },
+      'City created successfully',
+    );
+    await create('CreateGender', { genderName: 'Female' }, 'Gender created successfully');
+    for (const module of IMPORT_MODULES) {
+      for (const format of IMPORT_FORMATS) {
+        const template = await t.get('GetImportTemplate', admin, { module, format });
+        expect(template.statusCode).toBe(200);
+        const res = await startImport(
+          t,
+          admin,
+          { module },
+          { name: `template.${format}`, data: template.rawPayload },
+        );
+        expect({ module, format, status: res.statusCode, body: res.statusCode === 200 ? null : res.body }).toEqual({ module, format, status: 200, body: null });
+        const data = expectOk(res, IMPORT_MESSAGES.started).data as {
+          errors: unknown[];
+          counts: { rows: number; errors: number };
+          mapping: (string | null)[];
+        };
+        expect({ module, format, errors: data.errors, rows: data.counts.rows }).toEqual({
+          module,
+          format,
+          errors: [],
+          rows: 1,
+        });
+        // Every header was matched to a field by itself.
+        expect(data.mapping.every((m) => m !== null)).toBe(true);
+      }
+    }
   });
 });
