@@ -290,7 +290,12 @@ describe('a template as downloaded', () => {
           { module },
           { name: `template.${format}`, data: template.rawPayload },
         );
-        expect({ module, format, status: res.statusCode, body: res.statusCode === 200 ? null : res.body }).toEqual({ module, format, status: 200, body: null });
+        expect({
+          module,
+          format,
+          status: res.statusCode,
+          body: res.statusCode === 200 ? null : res.body,
+        }).toEqual({ module, format, status: 200, body: null });
         const data = expectOk(res, IMPORT_MESSAGES.started).data as {
           errors: unknown[];
           counts: { rows: number; errors: number };
