@@ -34,14 +34,16 @@ function checkRow(cells: readonly string[], limits: SheetLimits): void {
  * A sheet from a source of its records as the spreadsheet numbers them, empty ones included:
  * the first non-empty record is the header; each later non-empty one a row, padded to the
  * header's width. `records` is called again for each pass. Refuses a file over the limits, one
- * without a header or without rows (a first pass reads it whole, so that a file the console
- * cannot take is refused when it is uploaded, and counts its rows).
+ * without a header or without rows: with `scan`, a first pass reads it whole, so that a file the
+ * console cannot take is refused when it is opened, and counts its rows; without, `rows()` refuses
+ * it when it reaches what is over a limit (for a file already checked), and the count is null.
  */
 export async function sheetOf(
   source: { format: ImportFormat; sheets: string[]; sheet: string | null },
   records: () => AsyncIterable<SheetRow>,
   limits: SheetLimits,
-): Promise<OpenedSheet & { rowCount: number }> {
+  scan = true,
+): Promise<OpenedSheet & { rowCount: number | null }> {
   let header: SheetRow | undefined;
   for await (const record of records()) {
     if (isEmptyRow(record.cells)) continue;
@@ -67,6 +69,7 @@ export async function sheetOf(
     }
   }
 
+  if (!scan) return { ...source, headers, rows, rowCount: null };
   let rowCount = 0;
   for await (const _ of rows()) rowCount++;
   if (rowCount === 0) throw new ApiError(400, IMPORT_MESSAGES.noRows);

@@ -17,21 +17,30 @@ function findSheet(sheets: readonly string[], wanted: string): string | undefine
   return sheets.find((s) => s === w) ?? sheets.find((s) => s.trim().toLowerCase() === w.toLowerCase());
 }
 
+export interface OpenOptions {
+  /** Read the whole file now, to refuse it at once if over a limit and count its rows (by default). */
+  scan?: boolean;
+}
+
 /**
  * Opens an upload as a sheet, told by its content: a zip is read as XLSX (its first sheet, or the
- * one named), anything else as UTF-8 CSV. The file is read once whole here, so that one over the
- * limits is refused now; `rowCount` is its number of rows below the header.
+ * one named), anything else as UTF-8 CSV. By default the file is read once whole here, so that
+ * one over the limits is refused now; `rowCount` is then its number of rows below the header. A
+ * file already checked may skip that pass (`scan: false`): its `rows()` still refuse what is over
+ * a limit as they reach it.
  */
 export async function openSheet(
   file: SheetFile,
   sheet?: string,
   limits: SheetLimits = SHEET_LIMITS,
-): Promise<OpenedSheet & { rowCount: number }> {
+  opts: OpenOptions = {},
+): Promise<OpenedSheet & { rowCount: number | null }> {
+  const scan = opts.scan ?? true;
   if (!isZip(file.data)) {
-    return sheetOf({ format: 'csv', sheets: [], sheet: null }, csvRecords(file.data, limits), limits);
+    return sheetOf({ format: 'csv', sheets: [], sheet: null }, csvRecords(file.data, limits), limits, scan);
   }
   const book = await openXlsx(file.data, limits);
   const chosen = sheet ? findSheet(book.sheets, sheet) : book.sheets[0];
   if (!chosen) throw new ApiError(400, IMPORT_MESSAGES.sheetNotFound);
-  return sheetOf({ format: 'xlsx', sheets: book.sheets, sheet: chosen }, book.records(chosen), limits);
+  return sheetOf({ format: 'xlsx', sheets: book.sheets, sheet: chosen }, book.records(chosen), limits, scan);
 }

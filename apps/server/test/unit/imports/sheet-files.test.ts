@@ -107,6 +107,19 @@ describe('CSV files', () => {
     expect([e2.statusCode, e2.message]).toEqual([400, IMPORT_MESSAGES.tooManyRows]);
   });
 
+  it('opens without reading the whole file when told, and refuses over a limit as the rows reach it', async () => {
+    const limits = { ...SHEET_LIMITS, maxRows: 2 };
+    const sheet = await openSheet(file('A\n1\n2\n3\n'), undefined, limits, { scan: false });
+    expect([sheet.headers, sheet.rowCount]).toEqual([['A'], null]);
+    const seen: SheetRow[] = [];
+    const e = await refusal(
+      (async () => {
+        for await (const r of sheet.rows()) seen.push(r);
+      })(),
+    );
+    expect([e.message, seen.map((r) => r.row)]).toEqual([IMPORT_MESSAGES.tooManyRows, [2, 3]]);
+  });
+
   it('refuses the real row limit', async () => {
     const lines = Array.from({ length: IMPORT_LIMITS.maxRows + 1 }, (_, i) => `${i}\n`).join('');
     const e = await refusal(openSheet(file(`N\n${lines}`)));
