@@ -106,10 +106,15 @@ export function MappingStep({ record, modes, checking, onCheck, onContinue, onBa
         </Alert>
       )}
       <Box sx={{ overflowX: 'auto' }}>
-        <Table size="small" aria-label="Column mapping">
+        <Table
+          size="small"
+          aria-label="Column mapping"
+          // On a phone the columns keep their shares and a long field name ends in an ellipsis.
+          sx={{ tableLayout: { xs: 'fixed', sm: 'auto' } }}
+        >
           <TableHead>
             <TableRow>
-              <TableCell>Column in the file</TableCell>
+              <TableCell sx={{ width: { xs: '38%', sm: '40%' } }}>Column in the file</TableCell>
               <TableCell>Field</TableCell>
             </TableRow>
           </TableHead>
@@ -174,7 +179,18 @@ export function MappingStep({ record, modes, checking, onCheck, onContinue, onBa
       <Typography variant="body2" color="text.secondary">
         * Required field.
       </Typography>
-      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, justifyContent: 'space-between' }}>
+      <Box
+        sx={{
+          display: 'flex',
+          flexWrap: 'wrap',
+          gap: 1,
+          justifyContent: 'space-between',
+          // On a phone each action is a full-width row, the main one first.
+          flexDirection: { xs: 'column-reverse', sm: 'row' },
+          '& .MuiButton-root': { width: { xs: '100%', sm: 'auto' } },
+          '& > .MuiBox-root': { flexDirection: { xs: 'column-reverse', sm: 'row' } },
+        }}
+      >
         <Button variant="outlined" color="inherit" onClick={onBack} disabled={checking}>
           Upload another file
         </Button>

@@ -258,7 +258,18 @@ export function PreviewStep({
           label={`Skip the ${rowsWord(record.counts.errors)} with errors and import the others`}
         />
       )}
-      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, justifyContent: 'space-between' }}>
+      <Box
+        sx={{
+          display: 'flex',
+          flexWrap: 'wrap',
+          gap: 1,
+          justifyContent: 'space-between',
+          // On a phone each action is a full-width row, the main one first.
+          flexDirection: { xs: 'column-reverse', sm: 'row' },
+          '& .MuiButton-root': { width: { xs: '100%', sm: 'auto' } },
+          '& > .MuiBox-root': { flexDirection: { xs: 'column-reverse', sm: 'row' } },
+        }}
+      >
         <Button variant="outlined" color="inherit" onClick={onBack} disabled={committing}>
           Back to mapping
         </Button>
