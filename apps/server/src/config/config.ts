@@ -197,6 +197,8 @@ const envSchema = z.object({
   RECYCLE_BIN_DAYS: retentionDays(RECYCLE_BIN_DEFAULT_DAYS),
   /** Webhook events and their deliveries (the log each subscription shows), counted from the event. */
   RETENTION_WEBHOOK_DAYS: retentionDays(30),
+  /** Imports: their previews and errors quote the file's cells; counted from the import's last change. */
+  RETENTION_IMPORT_DAYS: retentionDays(30),
   SESSION_IDLE_MINUTES: z.coerce.number().positive().default(30),
   SESSION_ABSOLUTE_HOURS: z.coerce.number().positive().default(12),
   COOKIE_SECURE: bool,

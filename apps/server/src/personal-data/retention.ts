@@ -20,7 +20,8 @@ export type RetentionSetting =
   | 'RETENTION_SESSION_DAYS'
   | 'RETENTION_THROTTLE_DAYS'
   | 'RECYCLE_BIN_DAYS'
-  | 'RETENTION_WEBHOOK_DAYS';
+  | 'RETENTION_WEBHOOK_DAYS'
+  | 'RETENTION_IMPORT_DAYS';
 
 /** What the SQL of a kind may depend on besides its cutoff: the policies that end a row's use. */
 export type RetentionPolicy = Pick<
@@ -149,6 +150,15 @@ export const RETENTION_KINDS: readonly RetentionKind[] = [
     table: 'webhook_events',
     key: 'id',
     endedAt: () => sql`created_at`,
+  },
+  {
+    // An import's preview and errors quote the file's cells (names, dates of birth); its file goes
+    // with it (on delete cascade), and goes as soon as the import ends anyway.
+    kind: 'imports',
+    setting: 'RETENTION_IMPORT_DAYS',
+    table: 'imports',
+    key: 'id',
+    endedAt: () => sql`updated_at`,
   },
 ];
 

@@ -50,6 +50,9 @@ export interface MappedEvent {
  * are not events.
  */
 export function eventOf(entry: EventSource): MappedEvent | undefined {
+  if (entry.action === 'IMPORT' && entry.collection === PERFORMANCE_COLLECTION) {
+    return { type: 'import.committed', module: 'performance' };
+  }
   if (entry.collection === PERFORMANCE_COLLECTION) {
     return entry.action === 'CREATE' || entry.action === 'UPDATE'
       ? { type: 'performance.saved', module: 'performance' }

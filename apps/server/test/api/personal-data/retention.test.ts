@@ -156,6 +156,16 @@ async function plant(db: Database, config: Config, now: Date, tag: string): Prom
   };
   await webhookEvent(webhookCut + MINUTE, true);
   await webhookEvent(webhookCut - MINUTE, false);
+
+  const importCut = cutoff(config.RETENTION_IMPORT_DAYS);
+  const importRow = async (changedAgo: number, expired: boolean) => {
+    const name = `ret-${tag}-import-${planted.length}`;
+    await db.execute(sql`insert into imports (import_code, module, mode, file_name, format, status, updated_at)
+      values (${name}, 'employee', 'upsert', 'people.csv', 'csv', 'committed', ${at(changedAgo)}::timestamptz)`);
+    planted.push({ table: 'imports', name, expired });
+  };
+  await importRow(importCut + MINUTE, true);
+  await importRow(importCut - MINUTE, false);
   return planted;
 }
 
@@ -167,6 +177,7 @@ const MARKER: Record<string, string> = {
   login_throttle: 'key',
   deleted_records: 'record_code',
   webhook_events: 'event_id',
+  imports: 'import_code',
 };
 
 /** The planted rows still there, by marker. */
@@ -215,6 +226,7 @@ const expectedCounts = (planted: Planted[]) => ({
   login_throttle: planted.filter((p) => p.expired && p.table === 'login_throttle').length,
   recycle_bin: planted.filter((p) => p.expired && p.table === 'deleted_records').length,
   webhook_events: planted.filter((p) => p.expired && p.table === 'webhook_events').length,
+  imports: planted.filter((p) => p.expired && p.table === 'imports').length,
 });
 
 describe('the retention purge', () => {
@@ -259,6 +271,7 @@ describe('the retention purge', () => {
             login_throttle: 1,
             recycle_bin: 30,
             webhook_events: 30,
+            imports: 30,
           },
         },
       },

@@ -45,6 +45,7 @@ describe('what is past retention', () => {
       ['login_throttle', 1],
       ['recycle_bin', 30],
       ['webhook_events', 30],
+      ['imports', 30],
     ]);
     for (const p of plan) expect(p.cutoff.getTime()).toBe(NOW.getTime() - p.days * DAY);
 
@@ -54,6 +55,7 @@ describe('what is past retention', () => {
       'login_throttle',
       'recycle_bin',
       'webhook_events',
+      'imports',
     ]);
   });
 
