@@ -87,10 +87,14 @@ function scoreFile(): { csv: string; performances: string; scores: string } {
       lines.push([`S${pad(e, 6)}`, date, ...scores].join(','));
       const code = `PERF-B${pad(d, 2)}${pad(e, 6)}`;
       perf.push([code, `EMP-B${pad(e, 6)}`, date].join('\t'));
-      scores.forEach((p, s) => cells.push([code, `SKILL-B${pad(s + 1, 4)}`, p].join('\t')));
+      for (const [s, p] of scores.entries()) cells.push([code, `SKILL-B${pad(s + 1, 4)}`, p].join('\t'));
     }
   }
-  return { csv: `${lines.join('\n')}\n`, performances: `${perf.join('\n')}\n`, scores: `${cells.join('\n')}\n` };
+  return {
+    csv: `${lines.join('\n')}\n`,
+    performances: `${perf.join('\n')}\n`,
+    scores: `${cells.join('\n')}\n`,
+  };
 }
 
 /** The employee file: departments by name, users by username. */
@@ -99,9 +103,18 @@ function employeeFile(): { csv: string; rows: string } {
   const rows: string[] = [];
   for (let i = 1; i <= PEOPLE; i++) {
     const dept = 1 + (i % DEPARTMENTS);
-    lines.push([`N${pad(i, 6)}`, `New Person ${i}`, `Department ${dept}`, '2024-02-01', `person${i}`].join(','));
+    lines.push(
+      [`N${pad(i, 6)}`, `New Person ${i}`, `Department ${dept}`, '2024-02-01', `person${i}`].join(','),
+    );
     rows.push(
-      [`EMP-N${pad(i, 6)}`, `N${pad(i, 6)}`, `New Person ${i}`, `DEPT-B${pad(dept, 4)}`, '2024-02-01', `USER-B${pad(i, 6)}`].join('\t'),
+      [
+        `EMP-N${pad(i, 6)}`,
+        `N${pad(i, 6)}`,
+        `New Person ${i}`,
+        `DEPT-B${pad(dept, 4)}`,
+        '2024-02-01',
+        `USER-B${pad(i, 6)}`,
+      ].join('\t'),
     );
   }
   return { csv: `${lines.join('\n')}\n`, rows: `${rows.join('\n')}\n` };
@@ -138,7 +151,12 @@ interface ImportAnswer {
   errors: unknown[];
 }
 
-async function call(server: RunningServer, cookie: string, endpoint: string, body: unknown): Promise<ImportAnswer> {
+async function call(
+  server: RunningServer,
+  cookie: string,
+  endpoint: string,
+  body: unknown,
+): Promise<ImportAnswer> {
   const res = await fetch(`${server.url}/api/${endpoint}`, {
     method: 'POST',
     headers: { cookie, 'content-type': 'application/json' },
@@ -149,7 +167,12 @@ async function call(server: RunningServer, cookie: string, endpoint: string, bod
   return json.data;
 }
 
-async function until(server: RunningServer, cookie: string, code: string, busy: string): Promise<ImportAnswer> {
+async function until(
+  server: RunningServer,
+  cookie: string,
+  code: string,
+  busy: string,
+): Promise<ImportAnswer> {
   for (;;) {
     const now = await call(server, cookie, 'GetImportByCode', { importCode: code });
     if (now.status !== busy) return now;
@@ -176,16 +199,24 @@ async function importThrough(server: RunningServer, cookie: string, module: stri
   form.append('module', module);
   form.append('mode', 'create');
   form.append('file', new Blob([csv], { type: 'text/csv' }), `${module}.csv`);
-  const res = await fetch(`${server.url}/api/StartImport`, { method: 'POST', headers: { cookie }, body: form });
+  const res = await fetch(`${server.url}/api/StartImport`, {
+    method: 'POST',
+    headers: { cookie },
+    body: form,
+  });
   const first = ((await res.json()) as { data?: ImportAnswer }).data;
   if (!first) throw new Error(`StartImport: ${res.status}`);
-  const checked = first.status === 'checking' ? await until(server, cookie, first.importCode, 'checking') : first;
+  const checked =
+    first.status === 'checking' ? await until(server, cookie, first.importCode, 'checking') : first;
   const previewed = performance.now();
   if (checked.status !== 'ready' || checked.counts.errors) {
-    throw new Error(`preview: ${checked.status} ${checked.message} ${JSON.stringify(checked.errors.slice(0, 3))}`);
+    throw new Error(
+      `preview: ${checked.status} ${checked.message} ${JSON.stringify(checked.errors.slice(0, 3))}`,
+    );
   }
   const commit = await call(server, cookie, 'CommitImport', { importCode: checked.importCode });
-  const done = commit.status === 'committing' ? await until(server, cookie, commit.importCode, 'committing') : commit;
+  const done =
+    commit.status === 'committing' ? await until(server, cookie, commit.importCode, 'committing') : commit;
   const committed = performance.now();
   probing = false;
   await probe;
@@ -203,15 +234,18 @@ async function importThrough(server: RunningServer, cookie: string, module: stri
 export async function benchImports() {
   await prepare();
   const url = benchUrl(DATABASE);
-  const server = await startServer({
-    DATABASE_URL: url,
-    PORT,
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    DEMO_DATA: 'false',
-    ADMIN_PASSWORD: BENCH_ADMIN_PASSWORD,
-    WEB_DIST: placeholderWebDist(),
-  }, process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []);
+  const server = await startServer(
+    {
+      DATABASE_URL: url,
+      PORT,
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DEMO_DATA: 'false',
+      ADMIN_PASSWORD: BENCH_ADMIN_PASSWORD,
+      WEB_DIST: placeholderWebDist(),
+    },
+    process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
+  );
   try {
     await seed(url);
     const cookie = await signIn(server);
@@ -222,12 +256,23 @@ export async function benchImports() {
     writeFileSync(path.join(dir, 'employees.tsv'), people.rows);
 
     const copyScores = copySeconds(url, [
-      { table: 'performances (performance_code, employee_code, date)', file: path.join(dir, 'performances.tsv') },
-      { table: 'performance_scores (performance_code, skill_code, points)', file: path.join(dir, 'scores.tsv') },
+      {
+        table: 'performances (performance_code, employee_code, date)',
+        file: path.join(dir, 'performances.tsv'),
+      },
+      {
+        table: 'performance_scores (performance_code, skill_code, points)',
+        file: path.join(dir, 'scores.tsv'),
+      },
     ]);
     const cells = EMPLOYEES * DAYS * SKILLS;
     const s = await importThrough(server, cookie, 'performance', scores.csv);
-    report(`Scores: ${cells.toLocaleString('en')} cells (${(EMPLOYEES * DAYS).toLocaleString('en')} rows)`, copyScores, s, 3);
+    report(
+      `Scores: ${cells.toLocaleString('en')} cells (${(EMPLOYEES * DAYS).toLocaleString('en')} rows)`,
+      copyScores,
+      s,
+      3,
+    );
 
     const copyPeople = copySeconds(url, [
       {
@@ -236,7 +281,12 @@ export async function benchImports() {
       },
     ]);
     const p = await importThrough(server, cookie, 'employee', people.csv);
-    report(`Employees: ${PEOPLE.toLocaleString('en')} (departments by name, users by username)`, copyPeople, p, 5);
+    report(
+      `Employees: ${PEOPLE.toLocaleString('en')} (departments by name, users by username)`,
+      copyPeople,
+      p,
+      5,
+    );
   } catch (err) {
     console.error(`The server said:\n${server.output()}`);
     throw err;
@@ -245,12 +295,7 @@ export async function benchImports() {
   }
 }
 
-function report(
-  name: string,
-  copy: number,
-  r: Awaited<ReturnType<typeof importThrough>>,
-  target: number,
-) {
+function report(name: string, copy: number, r: Awaited<ReturnType<typeof importThrough>>, target: number) {
   const ratio = r.total / copy;
   console.log(
     `${name}: COPY ${copy.toFixed(2)} s; import ${r.total.toFixed(2)} s (preview ${r.preview.toFixed(2)} s, ` +

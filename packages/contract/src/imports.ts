@@ -27,7 +27,8 @@ export const IMPORT_MODULES = [
 export type ImportModule = (typeof IMPORT_MODULES)[number];
 export type RegistryImportModule = Exclude<ImportModule, 'performance'>;
 
-export const isImportModule = (s: string): s is ImportModule => (IMPORT_MODULES as readonly string[]).includes(s);
+export const isImportModule = (s: string): s is ImportModule =>
+  (IMPORT_MODULES as readonly string[]).includes(s);
 
 /** What rows may do: only add records, only change existing ones, or either by natural key. */
 export const IMPORT_MODES = ['create', 'update', 'upsert'] as const;
@@ -42,7 +43,14 @@ export const IMPORT_MODE_LABELS: Record<ImportMode, string> = {
  * `checking` while rows are read and checked, `ready` once the preview stands, `committing` while
  * written; then `committed`, `failed` (nothing written, `message` says why) or `cancelled`.
  */
-export const IMPORT_STATUSES = ['checking', 'ready', 'committing', 'committed', 'failed', 'cancelled'] as const;
+export const IMPORT_STATUSES = [
+  'checking',
+  'ready',
+  'committing',
+  'committed',
+  'failed',
+  'cancelled',
+] as const;
 export type ImportStatus = (typeof IMPORT_STATUSES)[number];
 export const IMPORT_STATUS_LABELS: Record<ImportStatus, string> = {
   checking: 'Checking',
@@ -230,7 +238,14 @@ export const skillFieldKey = (skillCode: string) => `skill:${skillCode}`;
 /** Pure: the score import's fields, for the skills there are (`title` labels each wide column). */
 export function scoreImportFields(skills: readonly { skillCode: string; title: string }[]): ImportField[] {
   return [
-    { key: 'employeeId', label: 'Employee Id', kind: 'text', required: true, reference: 'employee', aliases: [] },
+    {
+      key: 'employeeId',
+      label: 'Employee Id',
+      kind: 'text',
+      required: true,
+      reference: 'employee',
+      aliases: [],
+    },
     { key: 'date', label: 'Date', kind: 'date', required: true, aliases: [] },
     { key: 'skill', label: 'Skill', kind: 'reference', required: false, reference: 'skill', aliases: [] },
     { key: 'score', label: 'Score', kind: 'score', required: false, aliases: ['Points', 'Points Earned'] },
@@ -251,10 +266,16 @@ export const importDefOf = (module: RegistryImportModule): ResourceDef => RESOUR
 export function importPermissions(module: ImportModule, mode: ImportMode): string[] {
   if (module === 'performance') return ['CREATE_PERFORMANCE', 'UPDATE_PERFORMANCE'];
   const { create, update } = importDefOf(module).permissions;
-  return [create, ...(mode === 'create' ? [] : [update])].filter((p): p is NonNullable<typeof p> => Boolean(p));
+  return [create, ...(mode === 'create' ? [] : [update])].filter((p): p is NonNullable<typeof p> =>
+    Boolean(p),
+  );
 }
 
-const fold = (s: string) => s.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+const fold = (s: string) =>
+  s
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '');
 
 /**
  * Pure: the field each header means, matched by label, alias or key whatever the case, spaces and
@@ -295,7 +316,8 @@ const DAY_MS = 86_400_000;
 
 const isoOf = (y: number, m: number, d: number): string | undefined => {
   const date = new Date(Date.UTC(y, m - 1, d));
-  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) return undefined;
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d)
+    return undefined;
   return date.toISOString().slice(0, 10);
 };
 
@@ -342,7 +364,10 @@ export const importMappingInput = z
     try {
       return z.union([z.array(mappingEntry), z.record(z.string(), mappingEntry)]).parse(JSON.parse(v));
     } catch {
-      ctx.addIssue({ code: 'custom', message: 'Mapping must be a list of field keys, or an object by header' });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'Mapping must be a list of field keys, or an object by header',
+      });
       return z.NEVER;
     }
   })
@@ -356,7 +381,9 @@ const moduleField = z
   .refine(isImportModule, { message: `Module must be one of ${IMPORT_MODULES.join(', ')}` })
   .transform((s) => s as ImportModule);
 
-const modeField = z.enum(IMPORT_MODES, { error: `Mode must be one of ${IMPORT_MODES.join(', ')}` }).default('upsert');
+const modeField = z
+  .enum(IMPORT_MODES, { error: `Mode must be one of ${IMPORT_MODES.join(', ')}` })
+  .default('upsert');
 
 const sheetField = z
   .string()

@@ -1,9 +1,9 @@
 import { inArray } from 'drizzle-orm';
 import type { PgBoss } from 'pg-boss';
 import { imports } from '../db/schema/index.ts';
-import type { JobDeps } from '../jobs/queue.ts';
+import { runPass, setImportDispatch } from '../imports/service.ts';
 import { makeServices } from '../services.ts';
-import { runPass, setImportDispatch } from './service.ts';
+import type { JobDeps } from './queue.ts';
 
 /*
  * Large imports' passes on the job queue (docs/architecture.md, "Background jobs"): the queue hands

@@ -3,9 +3,9 @@ import { fromPglite, PgBoss } from 'pg-boss';
 import type { Config } from '../config/config.ts';
 import { APPLICATION_NAME, type Database } from '../db/client.ts';
 import type { Metrics } from '../http/metrics.ts';
-import { type ImportJobOptions, startImportJobs } from '../imports/jobs.ts';
 import { runRetentionPurge } from '../personal-data/retention.ts';
 import { startWebhookDelivery, type WebhookWorkerOptions } from '../webhooks/worker.ts';
+import { type ImportJobOptions, startImportJobs } from './imports.ts';
 
 /*
  * Background jobs (docs/architecture.md, "Background jobs"): pg-boss, in the database the console

@@ -65,7 +65,10 @@ export const imports = pgTable(
     updatedAt: updatedAt(),
     committedAt: timestamp('committed_at', { withTimezone: true }),
   },
-  (t) => [index('imports_created').on(t.createdAt), index('imports_module_created').on(t.module, t.createdAt)],
+  (t) => [
+    index('imports_created').on(t.createdAt),
+    index('imports_module_created').on(t.module, t.createdAt),
+  ],
 );
 
 /** What a preview planned: updates by record code with the version read, creates by natural key. */
