@@ -1,3 +1,4 @@
+import { setImmediate as yieldToOthers } from 'node:timers/promises';
 import {
   IMPORT_LIMITS,
   IMPORT_MESSAGES,
@@ -107,7 +108,10 @@ export function registryImporter(
         else values.set(f.key, got.value);
       }
       read.push({ row: line.row, values, errors });
-      if (read.length % PROGRESS_EVERY === 0) await run.progress({ checked: read.length });
+      if (read.length % PROGRESS_EVERY === 0) {
+        await run.progress({ checked: read.length });
+        await yieldToOthers();
+      }
     }
 
     // 2. References, by natural key, a field at a time: the ones a field is `within` come first.
@@ -127,7 +131,7 @@ export function registryImporter(
 
     // 4. Each row: its action, its body as the schema parses it, and what changes.
     const seen = new Map<string, number>();
-    const rows = read.map((r, i): PlannedRow => {
+    const planRow = (r: (typeof read)[number], i: number): PlannedRow => {
       const keyValue = keys[i];
       const key = keyValue ? keyOf(keyValue) : `row:${r.row}`;
       const planned: PlannedRow = {
@@ -172,7 +176,13 @@ export function registryImporter(
         return planned;
       }
       return planCreate(planned, r.values, headers, columns);
-    });
+    };
+    const rows: PlannedRow[] = [];
+    for (const [i, r] of read.entries()) {
+      rows.push(planRow(r, i));
+      // Parsing is the request's only long stretch of work: other requests get their turn.
+      if (i % PROGRESS_EVERY === 0) await yieldToOthers();
+    }
     return { rows, fileErrors };
   }
 
