@@ -110,11 +110,11 @@ export function MappingStep({ record, modes, checking, onCheck, onContinue, onBa
           size="small"
           aria-label="Column mapping"
           // On a phone the columns keep their shares and a long field name ends in an ellipsis.
-          sx={{ tableLayout: { xs: 'fixed', sm: 'auto' } }}
+          sx={{ tableLayout: { xs: 'fixed', sm: 'auto' }, '& .MuiTableCell-root': { px: { xs: 1, sm: 2 } } }}
         >
           <TableHead>
             <TableRow>
-              <TableCell sx={{ width: { xs: '38%', sm: '40%' } }}>Column in the file</TableCell>
+              <TableCell sx={{ width: { xs: '42%', sm: '40%' } }}>Column in the file</TableCell>
               <TableCell>Field</TableCell>
             </TableRow>
           </TableHead>
@@ -126,11 +126,11 @@ export function MappingStep({ record, modes, checking, onCheck, onContinue, onBa
                 // biome-ignore lint/suspicious/noArrayIndexKey: a file's columns are its order; two may share a header
                 <TableRow key={i}>
                   <TableCell
-                    sx={{ fontWeight: 600, overflowWrap: 'break-word', width: { xs: '38%', sm: '40%' } }}
+                    sx={{ fontWeight: 600, overflowWrap: 'break-word', width: { xs: '42%', sm: '40%' } }}
                   >
                     {column || <em>(no header)</em>}
                   </TableCell>
-                  <TableCell sx={{ minWidth: { xs: 0, sm: 220 }, pr: { xs: 0, sm: 2 } }}>
+                  <TableCell sx={{ minWidth: { xs: 0, sm: 220 } }}>
                     <TextField
                       select
                       size="small"
