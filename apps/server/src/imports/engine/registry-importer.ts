@@ -10,7 +10,7 @@ import {
   importFieldsOf,
   type ResourceKey,
 } from '@wfc/contract';
-import { and, inArray } from 'drizzle-orm';
+import { and, getTableColumns, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Executor } from '../../db/client.ts';
 import type { ImportPlan } from '../../db/schema/index.ts';
@@ -183,7 +183,48 @@ export function registryImporter(
       // Parsing is the request's only long stretch of work: other requests get their turn.
       if (i % PROGRESS_EVERY === 0) await yieldToOthers();
     }
+    await checkUnique(db, rows, headers, columns);
     return { rows, fileErrors };
+  }
+
+  /**
+   * The module's unique values besides its natural key (`unique` in its server definition: a user
+   * linked to one employee at most), against the records there are and the file's other rows, so
+   * that the preview says what the database would refuse at commit.
+   */
+  async function checkUnique(
+    db: Executor,
+    rows: PlannedRow[],
+    headers: readonly string[],
+    columns: ReadonlyMap<string, number>,
+  ) {
+    const tableColumns = getTableColumns(res.table);
+    for (const u of res.unique ?? []) {
+      const column = tableColumns[u.field];
+      if (!column || !columns.has(u.field) || column === ownKey.column) continue;
+      const valueOf = (r: PlannedRow) => {
+        const v = r.input ? getPath(r.input, u.field) : undefined;
+        return typeof v === 'string' && v ? v.toLowerCase() : undefined;
+      };
+      const writing = rows.filter((r) => (r.action === 'create' || r.action === 'update') && valueOf(r));
+      const holders = await findCodes(
+        db,
+        { res, column },
+        writing.map((r) => ({ parent: null, value: valueOf(r) ?? '' })),
+      );
+      const firstRow = new Map<string, number>();
+      const at = headers[columns.get(u.field) ?? -1] ?? null;
+      for (const r of writing) {
+        const value = valueOf(r) ?? '';
+        const holder = holders.get(keyOf({ parent: null, value }));
+        const earlier = firstRow.get(value);
+        if ((holder && holder !== r.code) || earlier !== undefined) {
+          const message = earlier !== undefined ? `${u.message} (row ${earlier})` : u.message;
+          r.errors.push({ row: r.row, column: at, message });
+          r.action = 'error';
+        } else firstRow.set(value, r.row);
+      }
+    }
   }
 
   /** The row's natural key: its parent's code from the row, and the value it names the record by. */

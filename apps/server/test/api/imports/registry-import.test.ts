@@ -12,6 +12,11 @@ beforeAll(async () => {
   for (const name of ['Sales', 'Support']) await t.post('CreateDepartment', { name }, admin);
 });
 
+async function departmentCode(name: string) {
+  const [d] = await t.handle.db.select().from(departments).where(eq(departments.name, name));
+  return d?.departmentCode;
+}
+
 const employeeFile = (rows: string[][]) =>
   csvOf([['Employee Id', 'Name', 'Department', 'Join Date', 'Notes'], ...rows]);
 
@@ -92,6 +97,40 @@ describe('importing a registry module', () => {
     expect(await t.handle.db.select().from(employees).where(eq(employees.employeeId, 'E-200'))).toHaveLength(
       1,
     );
+  });
+
+  it('tells in the preview what the database would refuse: a user linked to an employee already', async () => {
+    const users = await Promise.all([
+      userWith(t, [], { signIn: 'none' }),
+      userWith(t, [], { signIn: 'none' }),
+    ]);
+    const [linked, free] = users.map((u) => u.username);
+    const linkedUser = users[0];
+    await t.post(
+      'CreateEmployee',
+      {
+        employeeId: 'E-300',
+        name: 'Linked',
+        departmentCode: await departmentCode('Sales'),
+        joinDate: '2024-01-01',
+        userCode: linkedUser?.userCode,
+      },
+      admin,
+    );
+    const file = csvOf([
+      ['Employee Id', 'Name', 'Department', 'Join Date', 'User'],
+      ['E-301', 'Second link', 'Sales', '2024-01-01', String(linked)],
+      ['E-302', 'Free', 'Sales', '2024-01-01', String(free)],
+      ['E-303', 'Free again', 'Sales', '2024-01-01', String(free).toUpperCase()],
+    ]);
+    const preview = (
+      await startImport(t, admin, { module: 'employee' }, { name: 'links.csv', data: file })
+    ).json().data;
+    expect(preview.errors).toEqual([
+      { row: 2, column: 'User', message: 'This user is already linked to an employee' },
+      { row: 4, column: 'User', message: 'This user is already linked to an employee (row 3)' },
+    ]);
+    expect(preview.counts).toMatchObject({ create: 1, errors: 2 });
   });
 
   it('refuses with 409 when a record changed between preview and commit, writing nothing', async () => {
