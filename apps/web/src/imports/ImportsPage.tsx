@@ -67,6 +67,20 @@ function ErrorsButton({ item }: { item: ImportListItem }) {
   );
 }
 
+/** Why a failed or cancelled import stopped, in the server's words. */
+function EndNote({ item }: { item: ImportListItem }) {
+  if (!item.message || (item.status !== 'failed' && item.status !== 'cancelled')) return null;
+  return (
+    <Typography
+      variant="body2"
+      color={item.status === 'failed' ? 'error' : 'text.secondary'}
+      sx={{ mt: 0.25 }}
+    >
+      {item.message}
+    </Typography>
+  );
+}
+
 function FileLink({ item }: { item: ImportListItem }) {
   return (
     <Link
@@ -112,6 +126,7 @@ function ImportsTable({ rows }: { rows: ImportListItem[] }) {
               <TableCell>{moduleTitle(item.module)}</TableCell>
               <TableCell sx={{ minWidth: 180 }}>
                 <Typography variant="body2">{countsText(item)}</Typography>
+                <EndNote item={item} />
               </TableCell>
               <TableCell>
                 <ImportStatusChip status={item.status} />
@@ -157,6 +172,7 @@ function ImportsList({ rows }: { rows: ImportListItem[] }) {
           <Typography variant="body2" sx={{ mt: 0.75 }}>
             {countsText(item)}
           </Typography>
+          <EndNote item={item} />
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
             <Typography variant="body2" color="text.secondary" sx={{ flex: '1 1 auto' }}>
               {formatDateTime(item.createdAt)} by {who(item)}
