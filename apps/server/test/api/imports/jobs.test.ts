@@ -4,6 +4,7 @@ import { and, eq, like, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DbHandle, openDatabase } from '../../../src/db/client.ts';
+import { firstRow } from '../../../src/db/rows.ts';
 import { audits, departments, employees, importFiles, imports } from '../../../src/db/schema/index.ts';
 import { INLINE_BYTES } from '../../../src/imports/service.ts';
 import { type JobQueue, startJobs } from '../../../src/jobs/queue.ts';
@@ -101,19 +102,6 @@ async function rowOf(importCode: string) {
   return row;
 }
 
-/** Polls the import's row until `ok` holds. */
-async function untilRow(importCode: string, ok: (row: Awaited<ReturnType<typeof rowOf>>) => boolean) {
-  const deadline = Date.now() + 180_000;
-  while (Date.now() < deadline) {
-    const row = await rowOf(importCode);
-    if (ok(row)) return row;
-    if (!['checking', 'ready', 'committing'].includes(row.status))
-      throw new Error(`${importCode} is ${row.status}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${importCode}: never as expected`);
-}
-
 const importedOf = (prefix: string) =>
   t.handle.db
     .select({ employeeId: employees.employeeId })
@@ -172,6 +160,17 @@ async function lockedEmployee(prefix: string) {
     },
   };
 }
+
+/** Sessions of the test's database waiting for an advisory lock: a commit pass waiting for another. */
+const waitingOnAdvisoryLock = async () =>
+  (
+    await firstRow<{ n: number }>(
+      t.handle.db,
+      sql`select count(*)::int as n from pg_locks
+        where locktype = 'advisory' and not granted
+          and database = (select oid from pg_database where datname = current_database())`,
+    )
+  )?.n ?? 0;
 
 const passesOf = (importCode: string) => passes.filter((p) => p.importCode === importCode);
 
@@ -315,21 +314,34 @@ describe.skipIf(!onPostgres)('on PostgreSQL (needs DATABASE_URL)', () => {
     timeout: 400_000,
   }, async () => {
     if (!second) throw new Error('no second instance');
-    const importCode = await startLarge('TWO');
+    const lock = await lockedEmployee('TWO');
+    const data = Buffer.concat([employeeFile('TWO'), csvOf([lock.row])]);
+    const started = await startImport(t, admin, { module: 'employee' }, { name: 'TWO.csv', data });
+    const { importCode } = started.json().data as ImportRecord;
     await until(importCode, 'ready');
-    const committing = await t.post('CommitImport', { importCode }, admin);
-    expect(committing.json().data.status).toBe('committing');
-    // The second instance starts while the import is committing: its sweep sends the commit again,
-    // so two jobs of the same commit may run at once, one on each instance.
-    other = await startQueue(second.db, 'b');
+    const held = await lock.hold();
+    try {
+      const committing = await t.post('CommitImport', { importCode }, admin);
+      expect(committing.json().data.status).toBe('committing');
+      // The first pass is under way, its transaction open and waiting on the locked person.
+      await expect
+        .poll(async () => (await getImport(importCode)).progress.written, { timeout: 180_000, interval: 100 })
+        .toBeGreaterThan(0);
+      // The second instance starts now: its sweep sends the same commit again, and a worker (of
+      // either instance) takes it while the first pass still runs; it waits for the first to end.
+      other = await startQueue(second.db, 'b');
+      await expect.poll(waitingOnAdvisoryLock, { timeout: 60_000, interval: 100 }).toBeGreaterThan(0);
+    } finally {
+      await held.release();
+    }
     await until(importCode, 'committed');
+    // Its check, its commit, and the commit sent again, which found it committed.
     await expect
       .poll(() => passesOf(importCode).length, { timeout: 60_000, interval: 250 })
       .toBeGreaterThanOrEqual(3);
     await expectWrittenOnce(importCode, 'TWO', ROWS);
-    // A pass delivered again finds it committed and writes nothing more.
-    await new Promise((r) => setTimeout(r, 2000));
-    await expectWrittenOnce(importCode, 'TWO', ROWS);
+    expect(await lock.name()).toBe('Renamed Person TWO');
+    expect((await rowOf(importCode)).status).toBe('committed');
   });
 
   it('cancelled while committing, rolls back: nothing written, the file gone', {
@@ -345,9 +357,17 @@ describe.skipIf(!onPostgres)('on PostgreSQL (needs DATABASE_URL)', () => {
     const held = await lock.hold();
     try {
       await t.post('CommitImport', { importCode }, admin);
-      // Other instances see the progress: rows written while the transaction is open.
-      const under = await untilRow(importCode, (r) => r.status === 'committing' && r.writtenRows > 0);
-      expect(under.writtenRows).toBeLessThanOrEqual(ROWS);
+      // Its progress: rows written while the transaction is open, waiting on the locked person.
+      await expect
+        .poll(
+          async () => {
+            const now = await getImport(importCode);
+            return now.status === 'committing' && now.progress.written > 0;
+          },
+          { timeout: 180_000, interval: 100 },
+        )
+        .toBe(true);
+      expect((await rowOf(importCode)).status).toBe('committing');
       const asked = await t.post('CancelImport', { importCode }, admin);
       expect(asked.statusCode, asked.body).toBe(200);
       // Asked: the pass sees it at its next step and rolls back.
