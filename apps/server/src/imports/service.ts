@@ -6,6 +6,7 @@ import {
   IMPORT_MODULES,
   type ImportError,
   type ImportField,
+  type ImportListItem,
   type ImportModule,
   type ImportRecord,
   type ImportStatus,
@@ -92,6 +93,12 @@ export const visibleModules = (session: ActiveSession) =>
   IMPORT_MODULES.filter((m) => importPermissions(m, 'create').every((p) => session.permissions.has(p)));
 
 type ImportRow = typeof imports.$inferSelect;
+
+/** An import as the Imports screen lists it: without its preview. */
+export function importListItem(row: ImportRow): ImportListItem {
+  const { fields: _fields, errors: _errors, sample: _sample, ...item } = importRecord(row, false);
+  return item;
+}
 
 /** An import as the API answers it. */
 export function importRecord(row: ImportRow, full = true): ImportRecord {
@@ -302,7 +309,7 @@ export async function listImports(
     .limit(query.pageSize)
     .offset((query.pageNumber - 1) * query.pageSize);
   const [total] = await services.db.select({ n: sql<number>`count(*)::int` }).from(imports).where(where);
-  return { rows: rows.map((r) => importRecord(r, false)), total: total?.n ?? 0 };
+  return { rows: rows.map(importListItem), total: total?.n ?? 0 };
 }
 
 /** Every error of an import, for its report. */
@@ -356,9 +363,24 @@ export function errorsOf(err: ApiError): ImportError[] {
 export async function runPass(services: Services, importCode: string, opts: { rethrow?: boolean } = {}) {
   const [row] = await services.db.select().from(imports).where(eq(imports.importCode, importCode));
   if (!row?.principal) return;
-  if (row.status === 'checking') await checkPass(services, row);
-  else if (row.status === 'committing') await commitPass(services, row, opts.rethrow ?? false);
+  try {
+    if (row.status === 'checking') await checkPass(services, row);
+    else if (row.status === 'committing') await commitPass(services, row, opts.rethrow ?? false);
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
+    // Nothing was written (a commit's transaction rolled back); the import must not wait forever
+    // on a pass that will not come. Its file stays: it can be checked again.
+    await services.db
+      .update(imports)
+      .set({ status: 'failed', message: UNEXPECTED_FAILURE, updatedAt: new Date() })
+      .where(and(eq(imports.importCode, importCode), inArray(imports.status, ['checking', 'committing'])));
+    throw err;
+  }
 }
+
+/** Why an import failed on something other than its file or its rows (a lost database connection). */
+export const UNEXPECTED_FAILURE =
+  'The import stopped on an unexpected error; nothing was written. Check it again';
 
 async function openRun(services: Services, db: Executor, row: ImportRow, progress: ImportRun['progress']) {
   if (!row.principal) throw new Error('An import without its principal');
@@ -419,6 +441,7 @@ async function checkPass(services: Services, row: ImportRow) {
   } catch (err) {
     if (err instanceof ImportCancelled) return;
     if (!(err instanceof ApiError)) throw err;
+    // Only while still checking: a cancel that came meanwhile (taking the file) stays a cancel.
     await db
       .update(imports)
       .set({
@@ -428,7 +451,7 @@ async function checkPass(services: Services, row: ImportRow) {
         errorCount: err.errors?.length ?? 1,
         updatedAt: new Date(),
       })
-      .where(eq(imports.importCode, row.importCode));
+      .where(and(eq(imports.importCode, row.importCode), eq(imports.status, 'checking')));
   }
 }
 

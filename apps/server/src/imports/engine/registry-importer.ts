@@ -154,7 +154,7 @@ export function registryImporter(
       if (keyValue) seen.set(key, r.row);
       const code = keyValue ? codes.get(key) : undefined;
       const record = code ? existing.get(code) : undefined;
-      if (fileErrors.length || planned.errors.length) return planned;
+      if (fileErrors.length) return planned;
       const what = `${def.label} ${keyValue?.value ?? ''}`.trim();
       if (record && code) {
         if (run.mode === 'create') {
@@ -184,6 +184,9 @@ export function registryImporter(
       if (i % PROGRESS_EVERY === 0) await yieldToOthers();
     }
     await checkUnique(db, rows, headers, columns);
+    // A row's errors in the file's order of columns, the row's own first.
+    const place = (e: ImportError) => (e.column === null ? -1 : headers.indexOf(e.column));
+    for (const r of rows) r.errors.sort((a, b) => place(a) - place(b));
     return { rows, fileErrors };
   }
 
@@ -334,8 +337,12 @@ export function registryImporter(
     if (!schema) throw new Error(`${def.label} has no schema for this import`);
     const result = schema.safeParse(body);
     if (result.success) return result.data;
-    for (const e of zodFieldErrors(result.error))
-      planned.errors.push(rowError(planned.row, e.field, e.message, headers, columns));
+    // A column already in error (a reference that named nothing) is not blamed twice.
+    const blamed = new Set(planned.errors.map((e) => e.column));
+    for (const e of zodFieldErrors(result.error)) {
+      const error = rowError(planned.row, e.field, e.message, headers, columns);
+      if (!blamed.has(error.column)) planned.errors.push(error);
+    }
     return undefined;
   }
 

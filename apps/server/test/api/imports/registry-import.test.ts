@@ -83,7 +83,9 @@ describe('importing a registry module', () => {
     ).json().data;
     expect(started.counts).toMatchObject({ rows: 3, create: 1, errors: 2 });
     expect(started.errors).toEqual([
+      { row: 3, column: 'Name', message: 'Name is required' },
       { row: 3, column: 'Department', message: "Department 'Marketing' not found" },
+      { row: 3, column: 'Join Date', message: 'Join date must be a real date' },
       { row: 4, column: 'Employee Id', message: 'This row names the same record as an earlier row (row 2)' },
     ]);
     const refused = await t.post('CommitImport', { importCode: started.importCode }, admin);
@@ -150,6 +152,55 @@ describe('importing a registry module', () => {
     expect(await t.handle.db.select().from(departments).where(eq(departments.name, 'Finance'))).toHaveLength(
       0,
     );
+  });
+
+  it('lists imports to those who may import into their module, and reports every error as CSV', async () => {
+    const file = employeeFile([['E-400', '', 'Nowhere', 'soon', '']]);
+    const preview = (
+      await startImport(t, admin, { module: 'employee' }, { name: 'errors.csv', data: file })
+    ).json().data;
+    expect(preview.errorCount).toBe(3);
+    const listed = await t.get('GetImports', admin, { module: 'employee', pageSize: 100 });
+    expect(listed.statusCode).toBe(200);
+    const item = listed.json().data.find((i: { importCode: string }) => i.importCode === preview.importCode);
+    expect(item).toMatchObject({
+      fileName: 'errors.csv',
+      module: 'employee',
+      status: 'ready',
+      errorCount: 3,
+    });
+    expect(item).not.toHaveProperty('sample');
+    expect(listed.json().total).toBeGreaterThanOrEqual(1);
+
+    const genderOnly = await userWith(t, ['CREATE_GENDER']);
+    const theirs = await t.get('GetImports', genderOnly.cookie, { pageSize: 100 });
+    expect(theirs.json().data.map((i: { module: string }) => i.module)).not.toContain('employee');
+    expect(
+      (await t.post('GetImportByCode', { importCode: preview.importCode }, genderOnly.cookie)).statusCode,
+    ).toBe(404);
+    const nobody = await userWith(t, ['VIEW_EMPLOYEES']);
+    expect((await t.get('GetImports', nobody.cookie)).statusCode).toBe(403);
+
+    const report = await t.get('ExportImportErrors', admin, { importCode: preview.importCode });
+    expect(report.statusCode).toBe(200);
+    expect(report.headers['content-disposition']).toBe('attachment; filename="errors-errors.csv"');
+    expect(
+      report.body
+        .replace(/^\ufeff/, '')
+        .trim()
+        .split('\r\n'),
+    ).toEqual([
+      '"Row","Column","Message"',
+      '"2","Name","Name is required"',
+      '"2","Department","Department \'Nowhere\' not found"',
+      '"2","Join Date","Join date must be a date (YYYY-MM-DD)"',
+    ]);
+    expect((await t.get('ExportImportErrors', admin, {})).statusCode).toBe(400);
+
+    const cancelled = await t.post('CancelImport', { importCode: preview.importCode }, admin);
+    expect(cancelled.json().data.status).toBe('cancelled');
+    expect((await t.post('CancelImport', { importCode: preview.importCode }, admin)).statusCode).toBe(409);
+    expect((await t.post('CommitImport', { importCode: preview.importCode }, admin)).statusCode).toBe(409);
   });
 
   it('answers 401 without a session, 403 without the permission and 400 for bad input', async () => {
