@@ -57,6 +57,8 @@ interface PlannedRow {
   key: string;
   /** What the file names each reference by, for the sample. */
   named: Map<string, string>;
+  /** The row's cells as read, which a sample shows of a row that has no body. */
+  values: ReadonlyMap<string, CellValue>;
 }
 
 interface Prepared {
@@ -140,6 +142,7 @@ export function registryImporter(
         errors: [...r.errors],
         key,
         named: named[i] ?? new Map(),
+        values: r.values,
       };
       const lastKey = keyFields.at(-1) ?? '';
       const keyColumn = headers[columns.get(lastKey) ?? -1] ?? null;
@@ -488,7 +491,7 @@ export function registryImporter(
         keys.flatMap((k) => {
           const field = fields.find((f) => f.key === k);
           if (!field || field.kind === 'password') return field ? [[k, r.input ? '••••••' : '']] : [];
-          const shown = field.reference ? r.named.get(k) : r.input ? getPath(r.input, k) : undefined;
+          const shown = field.reference ? r.named.get(k) : r.input ? getPath(r.input, k) : r.values.get(k);
           return [[k, sampleText(shown)]];
         }),
       ),
