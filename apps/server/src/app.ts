@@ -38,11 +38,11 @@ import type { Services } from './services.ts';
 export const allRoutes = (): ApiRoute[] => [
   ...authRoutes,
   ...registryRoutes(),
+  ...importRoutes(),
+  ...importTemplateRoutes(),
   ...performanceRoutes,
   ...personalDataRoutes,
   ...operationsRoutes,
-  ...importRoutes(),
-  ...importTemplateRoutes(),
 ];
 
 /**

@@ -17,7 +17,7 @@ import {
 } from '../../support/oidc.ts';
 import { formEncode } from '../../support/requests.ts';
 import { codeAt, cookieOf, enrol, passwordStep } from '../account/support.ts';
-import { multipart, pngImage } from '../registry/support.ts';
+import { type FilePart, multipart, pngImage } from '../registry/support.ts';
 
 /*
  * Logs never carry secrets or personal data, even when a write fails and its error is logged.
@@ -56,6 +56,16 @@ let sso: { search: string; pending: string };
 /** A token made while writes worked, to revoke; its secret must reach no log line. */
 let apiTokenCode: string;
 let webhook: { webhookCode: string; deliveryCode: string };
+/** An import checked while writes worked, ready to be checked again, committed or cancelled. */
+let importCode: string;
+
+/** A gender file whose one row holds a planted value: it must reach no log line either. */
+const plantedFile = (): FilePart => ({
+  name: 'genders.csv',
+  type: 'text/csv',
+  field: 'file',
+  data: Buffer.from(`Gender Name\n${PLANTED.token}\n`),
+});
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const cookieValue = (cookie: string) => cookie.slice(cookie.indexOf('=') + 1);
@@ -198,7 +208,14 @@ const calls: Call[] = [];
 /** A request as a browser at the planted address sends it, with its own request id. */
 async function send(
   route: ApiRoute,
-  request: { body?: Json; cookie?: string; query?: string; json?: boolean; files?: boolean },
+  request: {
+    body?: Json;
+    cookie?: string;
+    query?: string;
+    json?: boolean;
+    files?: boolean;
+    upload?: FilePart;
+  },
 ) {
   const requestId = `plant-${++sequence}`;
   const url = `/api/${route.path.replace(/:(\w+)/g, (_m, name: string) => (name === 'variant' ? 'thumbnail' : 'X'))}${request.query ?? ''}`;
@@ -211,7 +228,11 @@ async function send(
   if (route.method === 'POST' && route.multipart) {
     const form = await multipart(
       request.body ?? {},
-      request.files ? [{ name: 'me.png', type: 'image/png', data: await pngImage() }] : [],
+      request.upload
+        ? [request.upload]
+        : request.files
+          ? [{ name: 'me.png', type: 'image/png', data: await pngImage() }]
+          : [],
     );
     payload = form.payload;
     headers['content-type'] = form.contentType;
@@ -272,6 +293,12 @@ function specialCall(route: ApiRoute): (() => Promise<unknown>) | undefined {
       });
     },
     RevokeApiToken: () => send(route, { body: { tokenCode: apiTokenCode }, cookie: admin }),
+    // A file that checks clean, and an import the set-up checked while writes worked.
+    StartImport: () =>
+      send(route, { body: { module: 'gender', mode: 'create' }, upload: plantedFile(), cookie: admin }),
+    CheckImport: () => send(route, { body: { importCode }, cookie: admin }),
+    CommitImport: () => send(route, { body: { importCode }, cookie: admin }),
+    CancelImport: () => send(route, { body: { importCode }, cookie: admin }),
     CreateWebhook: () =>
       send(route, { body: { url: 'https://8.8.8.8/planted-2', events: ['gender.created'] }, cookie: admin }),
     UpdateWebhook: () =>
@@ -533,6 +560,13 @@ beforeAll(async () => {
   const webhookCode = hook.json().data.webhookCode as string;
   const tested = await t.postJson('TestWebhook', { webhookCode }, admin);
   webhook = { webhookCode, deliveryCode: tested.json().data.deliveryCode };
+
+  const checked = await send(allRoutes().find((r) => r.path === 'StartImport') as ApiRoute, {
+    body: { module: 'gender', mode: 'create' },
+    upload: plantedFile(),
+    cookie: admin,
+  });
+  importCode = checked.json().data.importCode;
 
   await refuseEveryWrite();
   lines.length = 0;
