@@ -8,6 +8,7 @@ import {
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { newCode } from '../db/codes.ts';
+import { rowsOf } from '../db/rows.ts';
 
 /*
  * The webhooks' outbox (docs/architecture.md, "Webhooks"): an audited change becomes an event in
@@ -108,14 +109,34 @@ const deliveryCode = sql.raw(
  * naming its type, only when at least one does; none does, and nothing is written. `onlyWebhook`
  * queues for that one subscription whatever it names (a test event).
  */
+/**
+ * A batch this large first asks which of its types any active subscription names, so that a bulk
+ * write (an import's thousand creates) does not send every record to the database to be dropped.
+ */
+const ASK_FIRST = 20;
+
+/** The events of the batch whose type an active subscription names. */
+async function subscribedOnly(db: Executor, events: readonly OutboxEvent[]) {
+  const types = [...new Set(events.map((e) => e.type))];
+  const subscribed = await rowsOf<{ type: string }>(
+    db,
+    sql`select t.type from jsonb_array_elements_text(${JSON.stringify(types)}::jsonb) as t(type)
+        where exists (select 1 from webhooks w where w.active and w.events @> jsonb_build_array(t.type))`,
+  );
+  const named = new Set(subscribed.map((r) => r.type));
+  return events.filter((e) => named.has(e.type));
+}
+
 export async function queueEvents(
   db: Executor,
   events: readonly OutboxEvent[],
   onlyWebhook?: string,
 ): Promise<void> {
   if (!events.length) return;
+  const wanted = onlyWebhook || events.length < ASK_FIRST ? events : await subscribedOnly(db, events);
+  if (!wanted.length) return;
   const now = new Date();
-  const rows = events.map((event, ord) => {
+  const rows = wanted.map((event, ord) => {
     const id = newEventId();
     return {
       ord,

@@ -1,5 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { firstRow } from '../../../src/db/rows.ts';
 import { audits, departments, employees } from '../../../src/db/schema/index.ts';
 import { sharedTestApp } from '../../support/app.ts';
 import { userWith } from '../../support/users.ts';
@@ -201,6 +202,44 @@ describe('importing a registry module', () => {
     expect(cancelled.json().data.status).toBe('cancelled');
     expect((await t.post('CancelImport', { importCode: preview.importCode }, admin)).statusCode).toBe(409);
     expect((await t.post('CommitImport', { importCode: preview.importCode }, admin)).statusCode).toBe(409);
+  });
+
+  it('tells webhooks of every imported record and of the import, and of nothing no one subscribed to', async () => {
+    const hook = await t.postJson(
+      'CreateWebhook',
+      { url: 'https://8.8.8.8/imports', events: ['gender.created', 'import.committed'] },
+      admin,
+    );
+    expect(hook.statusCode).toBe(200);
+    const names = Array.from({ length: 25 }, (_, i) => [`Imported gender ${i}`]);
+    const preview = (
+      await startImport(
+        t,
+        admin,
+        { module: 'gender', mode: 'create' },
+        { name: 'g.csv', data: csvOf([['Gender Name'], ...names]) },
+      )
+    ).json().data;
+    expect((await t.post('CommitImport', { importCode: preview.importCode }, admin)).json().data.status).toBe(
+      'committed',
+    );
+    const count = async (type: string) =>
+      firstRow<{ n: number }>(
+        t.handle.db,
+        sql`select count(*)::int as n from webhook_events where type = ${type}`,
+      );
+    expect(await count('gender.created')).toEqual({ n: 25 });
+    expect(await count('import.committed')).toEqual({ n: 1 });
+    const departments = (
+      await startImport(
+        t,
+        admin,
+        { module: 'department', mode: 'create' },
+        { name: 'd.csv', data: csvOf([['Name'], ...Array.from({ length: 25 }, (_, i) => [`Hooked ${i}`])]) },
+      )
+    ).json().data;
+    await t.post('CommitImport', { importCode: departments.importCode }, admin);
+    expect(await count('department.created')).toEqual({ n: 0 });
   });
 
   it('answers 401 without a session, 403 without the permission and 400 for bad input', async () => {
