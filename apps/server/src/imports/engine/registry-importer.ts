@@ -208,20 +208,20 @@ export function registryImporter(
     for (const u of res.unique ?? []) {
       const column = tableColumns[u.field];
       if (!column || !columns.has(u.field) || column === ownKey.column) continue;
-      const valueOf = (r: PlannedRow) => {
+      const uniqueValue = (r: PlannedRow) => {
         const v = r.input ? getPath(r.input, u.field) : undefined;
         return typeof v === 'string' && v ? v.toLowerCase() : undefined;
       };
-      const writing = rows.filter((r) => (r.action === 'create' || r.action === 'update') && valueOf(r));
+      const writing = rows.filter((r) => (r.action === 'create' || r.action === 'update') && uniqueValue(r));
       const holders = await findCodes(
         db,
         { res, column },
-        writing.map((r) => ({ parent: null, value: valueOf(r) ?? '' })),
+        writing.map((r) => ({ parent: null, value: uniqueValue(r) ?? '' })),
       );
       const firstRow = new Map<string, number>();
       const at = headers[columns.get(u.field) ?? -1] ?? null;
       for (const r of writing) {
-        const value = valueOf(r) ?? '';
+        const value = uniqueValue(r) ?? '';
         const holder = holders.get(keyOf({ parent: null, value }));
         const earlier = firstRow.get(value);
         if ((holder && holder !== r.code) || earlier !== undefined) {
