@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { API_TOKEN_PREFIX } from '@wfc/contract';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import ipaddr from 'ipaddr.js';
 import type { Database } from '../db/client.ts';
 import type { QueryCache } from '../db/query-cache.ts';
@@ -110,7 +110,18 @@ export async function resolveApiToken(
   if (!row || row.revokedAt) return undefined;
   if (row.expiresAt && row.expiresAt.getTime() <= now.getTime()) return undefined;
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > TOUCH_AFTER_MS) {
-    await db.update(apiTokens).set({ lastUsedAt: now }).where(eq(apiTokens.tokenHash, tokenHash));
+    // The row may be a kept read from before the last touch (a change is heard a moment after it
+    // commits): the stored time decides, so two calls close together touch it once.
+    const before = new Date(now.getTime() - TOUCH_AFTER_MS);
+    await db
+      .update(apiTokens)
+      .set({ lastUsedAt: now })
+      .where(
+        and(
+          eq(apiTokens.tokenHash, tokenHash),
+          or(isNull(apiTokens.lastUsedAt), lt(apiTokens.lastUsedAt, before)),
+        ),
+      );
   }
   return {
     idHash: `api-token:${row.tokenCode}`,
