@@ -347,6 +347,21 @@ async function endImport(
     await db.delete(importFiles).where(eq(importFiles.importCode, importCode));
 }
 
+/**
+ * Marks an import failed, with why (a refusal's errors too), while it is still in one of `during`:
+ * a cancel that came meanwhile stays a cancel. Its file stays, so that it can be checked again.
+ */
+async function failImport(db: Executor, importCode: string, during: ImportStatus[], why: ApiError | string) {
+  const refusal =
+    typeof why === 'string'
+      ? { message: why }
+      : { message: why.message, errors: errorsOf(why), errorCount: why.errors?.length ?? 1 };
+  await db
+    .update(imports)
+    .set({ status: 'failed', ...refusal, updatedAt: new Date() })
+    .where(and(eq(imports.importCode, importCode), inArray(imports.status, during)));
+}
+
 /** Pure: an ApiError's field errors as an import's row errors (`row 12` names the row). */
 export function errorsOf(err: ApiError): ImportError[] {
   return (err.errors ?? [{ field: '', message: err.message }]).map((e) => {
@@ -370,10 +385,7 @@ export async function runPass(services: Services, importCode: string, opts: { re
     if (err instanceof ApiError) throw err;
     // Nothing was written (a commit's transaction rolled back); the import must not wait forever
     // on a pass that will not come. Its file stays: it can be checked again.
-    await services.db
-      .update(imports)
-      .set({ status: 'failed', message: UNEXPECTED_FAILURE, updatedAt: new Date() })
-      .where(and(eq(imports.importCode, importCode), inArray(imports.status, ['checking', 'committing'])));
+    await failImport(services.db, importCode, ['checking', 'committing'], UNEXPECTED_FAILURE);
     throw err;
   }
 }
@@ -441,17 +453,7 @@ async function checkPass(services: Services, row: ImportRow) {
   } catch (err) {
     if (err instanceof ImportCancelled) return;
     if (!(err instanceof ApiError)) throw err;
-    // Only while still checking: a cancel that came meanwhile (taking the file) stays a cancel.
-    await db
-      .update(imports)
-      .set({
-        status: 'failed',
-        message: err.message,
-        errors: errorsOf(err),
-        errorCount: err.errors?.length ?? 1,
-        updatedAt: new Date(),
-      })
-      .where(and(eq(imports.importCode, row.importCode), eq(imports.status, 'checking')));
+    await failImport(db, row.importCode, ['checking'], err);
   }
 }
 
@@ -520,16 +522,7 @@ async function commitPass(services: Services, row: ImportRow, rethrow: boolean) 
       return;
     }
     if (!(err instanceof ApiError)) throw err;
-    await db
-      .update(imports)
-      .set({
-        status: 'failed',
-        message: err.message,
-        errors: errorsOf(err),
-        errorCount: err.errors?.length ?? 1,
-        updatedAt: new Date(),
-      })
-      .where(eq(imports.importCode, row.importCode));
+    await failImport(db, row.importCode, ['committing'], err);
     if (rethrow) throw err;
   } finally {
     live.delete(row.importCode);

@@ -12,6 +12,7 @@ import Typography from '@mui/material/Typography';
 import { IMPORT_MODE_LABELS, type ImportMode, type ImportRecord } from '@wfc/contract';
 import { useState } from 'react';
 import { Spinner } from '../ui/Spinner';
+import { StepActions } from './StepActions';
 
 /** The value of the select that leaves a column out. */
 const IGNORE = '';
@@ -179,18 +180,7 @@ export function MappingStep({ record, modes, checking, onCheck, onContinue, onBa
       <Typography variant="body2" color="text.secondary">
         * Required field.
       </Typography>
-      <Box
-        sx={{
-          display: 'flex',
-          flexWrap: 'wrap',
-          gap: 1,
-          justifyContent: 'space-between',
-          // On a phone each action is a full-width row, the main one first.
-          flexDirection: { xs: 'column-reverse', sm: 'row' },
-          '& .MuiButton-root': { width: { xs: '100%', sm: 'auto' } },
-          '& > .MuiBox-root': { flexDirection: { xs: 'column-reverse', sm: 'row' } },
-        }}
-      >
+      <StepActions>
         <Button variant="outlined" color="inherit" onClick={onBack} disabled={checking}>
           Upload another file
         </Button>
@@ -211,7 +201,7 @@ export function MappingStep({ record, modes, checking, onCheck, onContinue, onBa
             Continue to preview
           </Button>
         </Box>
-      </Box>
+      </StepActions>
     </Box>
   );
 }

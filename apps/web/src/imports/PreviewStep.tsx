@@ -16,6 +16,7 @@ import Typography from '@mui/material/Typography';
 import { IMPORT_LIMITS, type ImportRecord, type ImportRowAction } from '@wfc/contract';
 import { useState } from 'react';
 import { Spinner } from '../ui/Spinner';
+import { StepActions } from './StepActions';
 
 const ACTION_LABELS: Record<ImportRowAction, string> = {
   create: 'Create',
@@ -258,18 +259,7 @@ export function PreviewStep({
           label={`Skip the ${rowsWord(record.counts.errors)} with errors and import the others`}
         />
       )}
-      <Box
-        sx={{
-          display: 'flex',
-          flexWrap: 'wrap',
-          gap: 1,
-          justifyContent: 'space-between',
-          // On a phone each action is a full-width row, the main one first.
-          flexDirection: { xs: 'column-reverse', sm: 'row' },
-          '& .MuiButton-root': { width: { xs: '100%', sm: 'auto' } },
-          '& > .MuiBox-root': { flexDirection: { xs: 'column-reverse', sm: 'row' } },
-        }}
-      >
+      <StepActions>
         <Button variant="outlined" color="inherit" onClick={onBack} disabled={committing}>
           Back to mapping
         </Button>
@@ -281,7 +271,7 @@ export function PreviewStep({
         >
           {committing ? 'Importing...' : changes > 0 ? `Import ${rowsWord(changes)}` : 'Import'}
         </Button>
-      </Box>
+      </StepActions>
       {blocked && (
         <Typography variant="body2" color="text.secondary" sx={{ textAlign: 'right', mt: -1.5 }}>
           Fix the errors, or choose to skip the rows that have them.

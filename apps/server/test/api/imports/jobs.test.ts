@@ -1,4 +1,3 @@
-import { crc32, deflateRawSync, constants as zlib } from 'node:zlib';
 import { IMPORT_MESSAGES, type ImportRecord, type ImportStatus } from '@wfc/contract';
 import { and, eq, like, sql } from 'drizzle-orm';
 import pg from 'pg';
@@ -9,6 +8,7 @@ import { audits, departments, employees, importFiles, imports } from '../../../s
 import { INLINE_BYTES } from '../../../src/imports/service.ts';
 import { type JobQueue, startJobs } from '../../../src/jobs/queue.ts';
 import { sharedTestApp } from '../../support/app.ts';
+import { partOf, repeatedPart, zipOf } from '../../support/zips.ts';
 import { csvOf, startImport } from './support.ts';
 
 /*
@@ -392,58 +392,6 @@ describe.runIf(!onPostgres)('on PostgreSQL', () => {
 
 // ---- Limits, through the API ------------------------------------------------------------------
 
-interface ZipPart {
-  name: string;
-  packed: Buffer;
-  /** What the directory says the entry inflates to. */
-  size: number;
-  crc: number;
-}
-
-const partOf = (name: string, text: string): ZipPart => {
-  const raw = Buffer.from(text);
-  return { name, packed: deflateRawSync(raw), size: raw.length, crc: crc32(raw) };
-};
-
-/** A zip of deflated entries, each as its headers declare it. */
-function zipOf(parts: ZipPart[]): Buffer {
-  const out: Buffer[] = [];
-  const central: Buffer[] = [];
-  let offset = 0;
-  for (const { name, packed, size, crc } of parts) {
-    const nameBytes = Buffer.from(name);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(size, 22);
-    local.writeUInt16LE(nameBytes.length, 26);
-    out.push(local, nameBytes, packed);
-    const dir = Buffer.alloc(46);
-    dir.writeUInt32LE(0x02014b50, 0);
-    dir.writeUInt16LE(20, 4);
-    dir.writeUInt16LE(20, 6);
-    dir.writeUInt16LE(8, 10);
-    dir.writeUInt32LE(crc, 16);
-    dir.writeUInt32LE(packed.length, 20);
-    dir.writeUInt32LE(size, 24);
-    dir.writeUInt16LE(nameBytes.length, 28);
-    dir.writeUInt32LE(offset, 42);
-    central.push(dir, nameBytes);
-    offset += 30 + nameBytes.length + packed.length;
-  }
-  const dirBytes = Buffer.concat(central);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(parts.length, 8);
-  end.writeUInt16LE(parts.length, 10);
-  end.writeUInt32LE(dirBytes.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...out, dirBytes, end]);
-}
-
 /**
  * A workbook whose sheet's XML inflates to `megabytes` MB of empty rows: a megabyte of them
  * deflated once and its blocks repeated, so the file stays small. `declared`: the size its
@@ -454,20 +402,7 @@ function zipBomb(megabytes: number, declared?: number): Buffer {
     '<worksheet><sheetData><row r="1"><c t="inlineStr"><is><t>Name</t></is></c></row>',
   );
   const block = Buffer.from('<row/>'.repeat(Math.floor((1024 * 1024) / 6)));
-  const flush = { finishFlush: zlib.Z_SYNC_FLUSH };
-  const packedBlock = deflateRawSync(block, flush);
-  let crc = crc32(head);
-  for (let i = 0; i < megabytes; i++) crc = crc32(block, crc);
-  const sheet: ZipPart = {
-    name: 'xl/worksheets/sheet1.xml',
-    packed: Buffer.concat([
-      deflateRawSync(head, flush),
-      ...Array.from({ length: megabytes }, () => packedBlock),
-      deflateRawSync(Buffer.alloc(0)),
-    ]),
-    size: declared ?? head.length + megabytes * block.length,
-    crc,
-  };
+  const sheet = repeatedPart('xl/worksheets/sheet1.xml', head, block, megabytes, declared);
   return zipOf([
     partOf(
       '[Content_Types].xml',

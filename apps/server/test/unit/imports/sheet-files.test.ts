@@ -1,4 +1,3 @@
-import { deflateRawSync, constants as zlibConstants, crc32 as zlibCrc32 } from 'node:zlib';
 import * as SheetJS from '@e965/xlsx';
 import { IMPORT_LIMITS, IMPORT_MESSAGES } from '@wfc/contract';
 import ExcelJS from 'exceljs';
@@ -16,6 +15,7 @@ import {
   SharedStrings,
   serialDate,
 } from '../../../src/imports/files/xlsx.ts';
+import { partOf, repeatedPart, zipOf } from '../../support/zips.ts';
 
 // The reader is what the import engine is given.
 const typed: OpenSheet = openSheet;
@@ -234,15 +234,7 @@ describe('a zip bomb', () => {
   it('is refused from its directory, before anything is inflated', async () => {
     // 500 MB of one byte deflated to under a megabyte: a megabyte deflated once, its blocks repeated.
     const block = Buffer.alloc(1024 * 1024, 'A');
-    const piece = deflateRawSync(block, { finishFlush: zlibConstants.Z_SYNC_FLUSH });
-    let crc = 0;
-    for (let i = 0; i < 500; i++) crc = zlibCrc32(block, crc);
-    const sheet: ZipPart = {
-      name: 'xl/worksheets/sheet1.xml',
-      packed: Buffer.concat([...Array.from({ length: 500 }, () => piece), deflateRawSync(Buffer.alloc(0))]),
-      size: 500 * block.length,
-      crc,
-    };
+    const sheet = repeatedPart('xl/worksheets/sheet1.xml', Buffer.alloc(0), block, 500);
     const data = zipOf([partOf('[Content_Types].xml', '<Types/>'), sheet]);
     expect(data.length).toBeLessThan(2 * 1024 * 1024);
     const before = process.memoryUsage().rss;
@@ -279,59 +271,6 @@ describe('a zip bomb', () => {
     expect(e.statusCode).toBe(413);
   });
 });
-
-interface ZipPart {
-  name: string;
-  packed: Buffer;
-  /** What the directory declares the entry inflates to. */
-  size: number;
-  crc: number;
-}
-
-/** An entry deflated, declaring its true size unless told another. */
-function partOf(name: string, text: string, declared?: number): ZipPart {
-  const raw = Buffer.from(text);
-  return { name, packed: deflateRawSync(raw), size: declared ?? raw.length, crc: zlibCrc32(raw) };
-}
-
-/** A zip written by hand from deflated entries, as their headers declare them. */
-function zipOf(parts: ZipPart[]): Buffer {
-  const locals: Buffer[] = [];
-  const central: Buffer[] = [];
-  let offset = 0;
-  for (const { name, packed, size, crc } of parts) {
-    const nameBytes = Buffer.from(name);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(size, 22);
-    local.writeUInt16LE(nameBytes.length, 26);
-    locals.push(local, nameBytes, packed);
-    const dir = Buffer.alloc(46);
-    dir.writeUInt32LE(0x02014b50, 0);
-    dir.writeUInt16LE(20, 4);
-    dir.writeUInt16LE(20, 6);
-    dir.writeUInt16LE(8, 10);
-    dir.writeUInt32LE(crc, 16);
-    dir.writeUInt32LE(packed.length, 20);
-    dir.writeUInt32LE(size, 24);
-    dir.writeUInt16LE(nameBytes.length, 28);
-    dir.writeUInt32LE(offset, 42);
-    central.push(dir, nameBytes);
-    offset += 30 + nameBytes.length + packed.length;
-  }
-  const dirBytes = Buffer.concat(central);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(parts.length, 8);
-  end.writeUInt16LE(parts.length, 10);
-  end.writeUInt32LE(dirBytes.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, dirBytes, end]);
-}
 
 const workbookParts = (sheetXml: string, declared?: number) => [
   partOf(
