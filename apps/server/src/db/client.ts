@@ -92,6 +92,10 @@ export async function openDatabase(opts: DbOptions): Promise<DbHandle> {
       connectionTimeoutMillis: 5000,
       idleTimeoutMillis: 30000,
       fallback_application_name: APPLICATION_NAME,
+      // The console's statements are short; compiling one costs 0.1-0.2 s, and a statement over a
+      // table filled in the same transaction (an import's), judged by the statistics of before,
+      // looks costly enough to be compiled (docs/architecture.md, "Imports").
+      options: '-c jit=off',
       ...(opts.statementTimeoutMs ? { statement_timeout: opts.statementTimeoutMs } : {}),
     });
     // A dropped connection must not crash the process; the next query reconnects. The pool

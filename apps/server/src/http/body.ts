@@ -1,3 +1,4 @@
+import { setImmediate as yieldToOthers } from 'node:timers/promises';
 import type { FieldError } from '@wfc/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import qs from 'qs';
@@ -287,8 +288,6 @@ const suspicious = (text: string) => text.includes('\u0000') || SUSPICIOUS.test(
 /** Bodies already checked for unsafe text while they were parsed. */
 const checkedBodies = new WeakSet<object>();
 
-/** Lets other requests (a health check) run between the steps of parsing a large body. */
-const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
 const LARGE_BODY = 256 * 1024;
 
 export async function parseJsonBody(text: string, maxValues: number): Promise<unknown> {

@@ -14,7 +14,7 @@ import {
   RESOURCE_BY_KEY,
   type StartImportInput,
 } from '@wfc/contract';
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import { recordAudit } from '../audit/recorder.ts';
 import type { ActiveSession } from '../auth/sessions.ts';
 import type { Database, Executor } from '../db/client.ts';
@@ -94,14 +94,28 @@ export const visibleModules = (session: ActiveSession) =>
 
 type ImportRow = typeof imports.$inferSelect;
 
+/**
+ * The columns an answer shows: not the plan, which names every record a file writes (a megabyte
+ * for 50,000 rows) and which a progress poll would otherwise read and parse each time.
+ */
+const { plan: _plan, ...shownColumns } = getTableColumns(imports);
+/** The columns a list shows: not the errors and sample of the previews either. */
+const { errors: _errors, sample: _sample, ...listedColumns } = shownColumns;
+type ShownImport = Omit<ImportRow, 'plan'>;
+
 /** An import as the Imports screen lists it: without its preview. */
-export function importListItem(row: ImportRow): ImportListItem {
-  const { fields: _fields, errors: _errors, sample: _sample, ...item } = importRecord(row, false);
+export function importListItem(row: Omit<ShownImport, 'errors' | 'sample'>): ImportListItem {
+  const {
+    fields: _fields,
+    errors: _errors,
+    sample: _sample,
+    ...item
+  } = importRecord({ ...row, errors: [], sample: [] }, false);
   return item;
 }
 
 /** An import as the API answers it. */
-export function importRecord(row: ImportRow, full = true): ImportRecord {
+export function importRecord(row: ShownImport, full = true): ImportRecord {
   const now = live.get(row.importCode);
   const written = Math.max(row.writtenRows, now?.written ?? 0);
   const fields = full ? (cachedFields.get(row.module) ?? []) : [];
@@ -152,7 +166,10 @@ async function fieldsOf(db: Executor, module: ImportModule) {
 
 /** An import the caller may see: their own, or any of a module they may import into. */
 async function visibleImport(services: Services, session: ActiveSession, importCode: string) {
-  const [row] = await services.db.select().from(imports).where(eq(imports.importCode, importCode));
+  const [row] = await services.db
+    .select(shownColumns)
+    .from(imports)
+    .where(eq(imports.importCode, importCode));
   if (!row) throw notFound(IMPORT_MESSAGES.notFound);
   const mayImport = importPermissions(row.module, 'create').every((p) => session.permissions.has(p));
   if (row.createdByCode !== session.userCode && !mayImport) throw notFound(IMPORT_MESSAGES.notFound);
@@ -302,7 +319,7 @@ export async function listImports(
     query.module ? eq(imports.module, query.module) : undefined,
   );
   const rows = await services.db
-    .select()
+    .select(listedColumns)
     .from(imports)
     .where(where)
     .orderBy(desc(imports.createdAt), desc(imports.id))
@@ -328,7 +345,10 @@ async function runOrDispatch(services: Services, importCode: string, bytes: numb
   const dispatch = dispatchers.get(services.db);
   if (dispatch && bytes > INLINE_BYTES) await dispatch(importCode);
   else await runPass(services, importCode, { rethrow: true });
-  const [row] = await services.db.select().from(imports).where(eq(imports.importCode, importCode));
+  const [row] = await services.db
+    .select(shownColumns)
+    .from(imports)
+    .where(eq(imports.importCode, importCode));
   if (!row) throw notFound(IMPORT_MESSAGES.notFound);
   return importRecord(row);
 }

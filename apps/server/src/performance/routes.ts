@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   type ListQuery,
   localIsoDate,
@@ -76,9 +77,6 @@ async function reportHandler(db: Executor, raw: DateQuery, caller: ScopedCaller)
 }
 
 const totalOf = (rows: readonly BaseRow[]) => rows[0]?.total ?? 0;
-
-/** A turn of the event loop, which other requests get between two chunks of a batch's rows. */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The rows of a bulk save, or a 400 with everything that makes it invalid. */
 async function readRows(values: readonly unknown[]): Promise<PerformanceRowInput[]> {

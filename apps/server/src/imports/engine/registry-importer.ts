@@ -1,4 +1,3 @@
-import { setImmediate as yieldToOthers } from 'node:timers/promises';
 import {
   IMPORT_LIMITS,
   IMPORT_MESSAGES,
@@ -34,6 +33,7 @@ import type { CheckOutcome, CommitOutcome, ImportRun, ModuleImporter } from '../
 import { columnsOf } from '../mapping.ts';
 import { type CellValue, canonical, getPath, readCell, rowError, sampleText, setPath } from './cells.ts';
 import { findCodes, findCodesByName, type KeyValue, keyOf, nameKey, naturalKey } from './lookup.ts';
+import { eachRow } from './turns.ts';
 
 /** Records read back in one statement. */
 const FETCH_CHUNK = 500;
@@ -110,10 +110,7 @@ export function registryImporter(
         else values.set(f.key, got.value);
       }
       read.push({ row: line.row, values, errors });
-      if (read.length % PROGRESS_EVERY === 0) {
-        await run.progress({ checked: read.length });
-        await yieldToOthers();
-      }
+      if (read.length % PROGRESS_EVERY === 0) await run.progress({ checked: read.length });
     }
 
     // 2. References, by natural key, a field at a time: the ones a field is `within` come first.
@@ -181,11 +178,7 @@ export function registryImporter(
       return planCreate(planned, r.values, headers, columns);
     };
     const rows: PlannedRow[] = [];
-    for (const [i, r] of read.entries()) {
-      rows.push(planRow(r, i));
-      // Parsing is the request's only long stretch of work: other requests get their turn.
-      if (i % PROGRESS_EVERY === 0) await yieldToOthers();
-    }
+    await eachRow(read, (r, i) => rows.push(planRow(r, i)));
     await checkUnique(db, rows, headers, columns);
     // A row's errors in the file's order of columns, the row's own first.
     const place = (e: ImportError) => (e.column === null ? -1 : headers.indexOf(e.column));
@@ -212,16 +205,19 @@ export function registryImporter(
         const v = r.input ? getPath(r.input, u.field) : undefined;
         return typeof v === 'string' && v ? v.toLowerCase() : undefined;
       };
-      const writing = rows.filter((r) => (r.action === 'create' || r.action === 'update') && uniqueValue(r));
+      const writing: { r: PlannedRow; value: string }[] = [];
+      await eachRow(rows, (r) => {
+        const value = r.action === 'create' || r.action === 'update' ? uniqueValue(r) : undefined;
+        if (value) writing.push({ r, value });
+      });
       const holders = await findCodes(
         db,
         { res, column },
-        writing.map((r) => ({ parent: null, value: uniqueValue(r) ?? '' })),
+        writing.map(({ value }) => ({ parent: null, value })),
       );
       const firstRow = new Map<string, number>();
       const at = headers[columns.get(u.field) ?? -1] ?? null;
-      for (const r of writing) {
-        const value = uniqueValue(r) ?? '';
+      await eachRow(writing, ({ r, value }) => {
         const holder = holders.get(keyOf({ parent: null, value }));
         const earlier = firstRow.get(value);
         if ((holder && holder !== r.code) || earlier !== undefined) {
@@ -229,7 +225,7 @@ export function registryImporter(
           r.errors.push({ row: r.row, column: at, message });
           r.action = 'error';
         } else firstRow.set(value, r.row);
-      }
+      });
     }
   }
 
@@ -259,12 +255,12 @@ export function registryImporter(
       return typeof p === 'string' ? p : null;
     };
     const wanted: KeyValue[] = [];
-    for (const r of read) {
+    await eachRow(read, (r) => {
       const v = r.values.get(field.key);
       const parent = parentOf(r.values);
       for (const value of Array.isArray(v) ? v : typeof v === 'string' && v ? [v] : [])
         wanted.push({ parent, value });
-    }
+    });
     const found = await findCodes(db, target, wanted);
     // A value no record has as its natural key may be the name an export wrote (a state's country).
     const byName = nameKey(target);
@@ -275,11 +271,11 @@ export function registryImporter(
     }
     const label = target.res.def.label;
     const column = headers[columns.get(field.key) ?? -1] ?? null;
-    read.forEach((r, i) => {
+    const parentField = fields.find((f) => f.key === field.within);
+    await eachRow(read, (r, i) => {
       const v = r.values.get(field.key);
       const parent = parentOf(r.values);
       const within = target.parent && field.within ? parent : null;
-      const parentField = fields.find((f) => f.key === field.within);
       const parentName = field.within ? named[i]?.get(field.within) : undefined;
       const inParent =
         within !== null && parentField && parentName

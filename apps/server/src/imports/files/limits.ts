@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { IMPORT_LIMITS, IMPORT_MESSAGES, type ImportFormat } from '@wfc/contract';
 import { ApiError } from '../../http/envelope.ts';
 import type { OpenedSheet, SheetRow } from './sheet.ts';
@@ -9,6 +10,9 @@ export type SheetLimits = Record<
 >;
 
 export const SHEET_LIMITS: SheetLimits = IMPORT_LIMITS;
+
+/** Rows read between two turns of the event loop: a few milliseconds of parsing. */
+const ROWS_PER_TURN = 250;
 
 export const unreadable = () => new ApiError(400, IMPORT_MESSAGES.unreadable);
 export const tooManyColumns = () => new ApiError(400, IMPORT_MESSAGES.tooManyColumns);
@@ -63,6 +67,8 @@ export async function sheetOf(
       checkRow(record.cells, limits);
       count++;
       if (count > limits.maxRows) throw new ApiError(400, IMPORT_MESSAGES.tooManyRows);
+      // A file in memory reads without ever waiting: other requests get a turn now and then.
+      if (count % ROWS_PER_TURN === 0) await nextTurn();
       const cells = trimEnd(record.cells);
       while (cells.length < width) cells.push('');
       yield { row: record.row, cells };

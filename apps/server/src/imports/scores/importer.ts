@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   type FieldError,
   IMPORT_LIMITS,
@@ -67,9 +68,6 @@ interface Analysis {
   errorCount: number;
   sample: ImportSampleRow[];
 }
-
-/** A turn of the event loop, which other requests get between two steps of a large file. */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const emptyCounts = (): ImportCounts => ({
   rows: 0,

@@ -4,7 +4,7 @@ import type { Executor } from '../../db/client.ts';
 import { escapeLike } from '../../db/like.ts';
 import { rowsOf } from '../../db/rows.ts';
 import { monthStart, previousMonthStart, yearStart } from '../dates.ts';
-import { exactRound2, meanOf, round2, textSet } from '../sql.ts';
+import { exactRound2, meanOf, round2, textArray, textSet } from '../sql.ts';
 
 /** One row of the grid before its skills are attached. */
 export interface DayRow {
@@ -41,11 +41,17 @@ export const listSkills = (db: Executor) =>
 /** The scored cells of these rows; unscored cells have no row. */
 export function listScores(db: Executor, performanceCodes: readonly string[]) {
   if (!performanceCodes.length) return Promise.resolve([]);
+  // Each row's cells looked up on the key's index, whatever the statistics say: a table filled in
+  // the same transaction (an import's) still has those of before, and by them a hash join over
+  // every cell looked cheaper. `offset 0` keeps the lookup from being merged into such a join.
   return rowsOf<ScoreRow>(
     db,
-    sql`select performance_code as "performanceCode", skill_code as "skillCode", points::int as points
-        from performance_scores
-        where performance_code in (${textSet(performanceCodes)}) and points is not null`,
+    sql`select ps.performance_code as "performanceCode", ps.skill_code as "skillCode", ps.points::int as points
+        from unnest(${textArray(performanceCodes)}) as c(code)
+        cross join lateral (
+          select performance_code, skill_code, points from performance_scores
+          where performance_code = c.code and points is not null offset 0
+        ) ps`,
   );
 }
 

@@ -126,7 +126,6 @@ export function staleRows<R extends Pick<PerformanceRowInput, 'employeeCode' | '
   return rows.filter((r) => r.version !== undefined && (current.get(rowKey(r)) ?? null) !== r.version);
 }
 
-/** Who last changed a row, from its latest audit entry; `at` is UTC, `YYYY-MM-DD HH:MM:SS`. */
 /** Employees a conflict's message names before it counts the rest. */
 const NAMED_EMPLOYEES = 3;
 

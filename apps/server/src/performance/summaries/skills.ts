@@ -58,17 +58,20 @@ export interface SkillRollupRefs {
 }
 
 /**
- * Pure: a save's cell deltas summed per row of each skill rollup, in key order, without the rows
- * they leave unchanged. A batch of 1,000 employees x 20 skills on one date is 240 rows of the
- * department rollups (12 departments) and 20,000 of the employees' months.
+ * A save's cell deltas summed so far, per rollup and row key. A batch of 1,000 employees x 20
+ * skills on one date is 240 rows of the department rollups (12 departments) and 20,000 of the
+ * employees' months.
  */
-export function skillRollupChanges(
-  deltas: readonly SkillDelta[],
-  refs: SkillRollupRefs,
-): Record<SkillTable, RollupChange[]> {
-  const sums = new Map<SkillTable, Map<string, RollupChange>>(
-    SKILL_SUMMARIES.map((r) => [r.table, new Map()]),
-  );
+export type SkillRollupSums = Map<SkillTable, Map<string, RollupChange>>;
+
+export const emptySkillSums = (): SkillRollupSums =>
+  new Map(SKILL_SUMMARIES.map((r) => [r.table, new Map()]));
+
+/**
+ * Adds cell deltas to the sums of each skill rollup's rows. A save adds each chunk's as it goes,
+ * so that no one stretch of the event loop sums a large batch's (20 per row).
+ */
+export function addSkillDeltas(sums: SkillRollupSums, deltas: readonly SkillDelta[], refs: SkillRollupRefs) {
   for (const d of deltas) {
     const employee = refs.employees.get(d.e);
     const skill = refs.skills.get(d.s);
@@ -92,32 +95,30 @@ export function skillRollupChanges(
       } else rows.set(key.join('|'), { key, points: d.p, scored: d.n });
     }
   }
-  const ordered = (m: Map<string, RollupChange>) =>
-    [...m.values()].filter((c) => c.points !== 0 || c.scored !== 0).sort((a, b) => compareKeys(a.key, b.key));
-  return Object.fromEntries([...sums].map(([table, m]) => [table, ordered(m)])) as Record<
-    SkillTable,
-    RollupChange[]
-  >;
 }
 
+/** Pure: a rollup's summed changes in key order, without the rows they leave unchanged. */
+export const orderedChanges = (sums: ReadonlyMap<string, RollupChange>): RollupChange[] =>
+  [...sums.values()]
+    .filter((c) => c.points !== 0 || c.scored !== 0)
+    .sort((a, b) => compareKeys(a.key, b.key));
+
 /**
- * Adds a save's cell changes to the skill rollups: `performance_skill_days` and
+ * Adds a save's summed cell changes to the skill rollups: `performance_skill_days` and
  * `performance_department_skill_months` under each employee's department (the save has locked its
  * employees, so none moves meanwhile), the same over every department
  * (`performance_overall_skill_days` and `_months`), then `performance_skill_months` under the
  * employee: in the order the department moves and deletions of triggers.ts take them.
  */
-export async function refreshSkillRollups(
-  db: Executor,
-  deltas: readonly SkillDelta[],
-  refs: SkillRollupRefs,
-) {
-  const changes = skillRollupChanges(deltas, refs);
+export async function refreshSkillRollups(db: Executor, sums: SkillRollupSums) {
+  // A rollup at a time, each ordered just before its statement: the sorts of a large batch are
+  // not one stretch.
   for (const summary of SKILL_SUMMARIES) {
+    const changes = orderedChanges(sums.get(summary.table) ?? new Map());
     await addToRollup(
       db,
       summary,
-      changes[summary.table].map((c) => ({ key: c.key, sums: [c.points, c.scored] })),
+      changes.map((c) => ({ key: c.key, sums: [c.points, c.scored] })),
     );
   }
 }

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { rowsOf } from '../../db/rows.ts';
-import { jsonParam } from '../sql.ts';
+import { arrayLiteral, jsonParam } from '../sql.ts';
 import type { ColumnType, Rollup } from './declarations.ts';
 
 /** Key order as PostgreSQL sorts these keys: numbers as numbers, codes and ISO dates byte by byte. */
@@ -13,10 +13,6 @@ export function compareKeys(a: readonly (string | number)[], b: readonly (string
   }
   return 0;
 }
-
-/** A PostgreSQL array literal of codes, ISO dates or integers, quoted so that any text is one element. */
-const arrayLiteral = (values: readonly (string | number)[]) =>
-  `{${values.map((v) => (typeof v === 'number' ? String(v) : `"${v.replace(/[\\"]/g, '\\$&')}"`)).join(',')}}`;
 
 /**
  * Adds the changes (key values and sums, in the rollup's column order) to a rollup in one upsert,

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { skillDeltas, skillRollupChanges } from '../../../src/performance/summaries/skills.ts';
+import {
+  addSkillDeltas,
+  emptySkillSums,
+  orderedChanges,
+  type SkillDelta,
+  skillDeltas,
+} from '../../../src/performance/summaries/skills.ts';
 
 const day = { employeeCode: 'EMP-1', date: '2024-02-01' };
 
@@ -31,7 +37,7 @@ describe('skillDeltas', () => {
   });
 });
 
-describe('skillRollupChanges', () => {
+describe('addSkillDeltas and orderedChanges', () => {
   const refs = {
     employees: new Map([
       ['E2', { id: 7, departmentCode: 'OPS' }],
@@ -44,9 +50,15 @@ describe('skillRollupChanges', () => {
     ]),
   };
   const d = (e: string, date: string, s: string, p: number, n: number) => ({ e, d: date, s, p, n });
+  /** The deltas added a chunk at a time, as a save adds them. */
+  const changesOf = (deltas: SkillDelta[], known: typeof refs) => {
+    const sums = emptySkillSums();
+    for (let i = 0; i < deltas.length; i += 2) addSkillDeltas(sums, deltas.slice(i, i + 2), known);
+    return Object.fromEntries([...sums].map(([table, m]) => [table, orderedChanges(m)]));
+  };
 
   it('sums the cells per department day and month, day and month over every department, and employee month, in key order', () => {
-    const changes = skillRollupChanges(
+    const changes = changesOf(
       [
         d('E1', '2024-02-03', 'S-A', 4, 1),
         d('E2', '2024-02-03', 'S-A', 3, 1),
@@ -88,7 +100,7 @@ describe('skillRollupChanges', () => {
   });
 
   it('leaves out the rows whose changes cancel out', () => {
-    const changes = skillRollupChanges(
+    const changes = changesOf(
       [
         d('E1', '2024-02-03', 'S-A', 4, 0),
         d('E2', '2024-02-03', 'S-A', -4, 0),
@@ -110,6 +122,6 @@ describe('skillRollupChanges', () => {
   });
 
   it('refuses a cell of an employee or skill the save did not check', () => {
-    expect(() => skillRollupChanges([d('E9', '2024-02-03', 'S-A', 1, 1)], refs)).toThrow(/unknown employee/);
+    expect(() => changesOf([d('E9', '2024-02-03', 'S-A', 1, 1)], refs)).toThrow(/unknown employee/);
   });
 });
