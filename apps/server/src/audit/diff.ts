@@ -32,22 +32,27 @@ function flatten(value: Json, prefix: string, out: Map<string, Json>) {
 
 const IGNORED = new Set(['updatedAt', 'createdAt', 'version']);
 
+/** Pure: whether two JSON values are the same; only arrays and objects are written out to tell. */
+const same = (x: Json, y: Json) =>
+  x === y || (typeof x === 'object' && typeof y === 'object' && JSON.stringify(x) === JSON.stringify(y));
+
 /**
  * Field-by-field changes between two records: `{ "role.roleName": { old, new } }`. Arrays are
  * compared whole. Timestamps and the version are left out: they change on every write and say
- * nothing the before and after do not.
+ * nothing the before and after do not. Both are `scrub`bed already: an audit entry scrubs its
+ * before and after once.
  */
-export function diff(before: unknown, after: unknown): Record<string, { old: Json; new: Json }> {
+export function diff(before: Json, after: Json): Record<string, { old: Json; new: Json }> {
   const a = new Map<string, Json>();
   const b = new Map<string, Json>();
-  flatten(scrub(before), '', a);
-  flatten(scrub(after), '', b);
+  flatten(before, '', a);
+  flatten(after, '', b);
   const out: Record<string, { old: Json; new: Json }> = {};
   for (const key of new Set([...a.keys(), ...b.keys()])) {
     if (IGNORED.has(key) || key === '') continue;
     const o = a.get(key) ?? null;
     const n = b.get(key) ?? null;
-    if (JSON.stringify(o) !== JSON.stringify(n)) out[key] = { old: o, new: n };
+    if (!same(o, n)) out[key] = { old: o, new: n };
   }
   return out;
 }

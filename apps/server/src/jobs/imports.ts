@@ -24,7 +24,7 @@ export async function startImportJobs(boss: PgBoss, deps: JobDeps, options: Impo
   const services = makeServices(deps.db, deps.config);
   // A pass cut short by a stop is sent again by the sweep below; the queue retries one that failed.
   await boss.createQueue(IMPORT_JOB, { expireInSeconds: 3600, retryLimit: 2, retryDelay: 5 });
-  await boss.work<{ importCode: string }>(
+  const worker = await boss.work<{ importCode: string }>(
     IMPORT_JOB,
     { pollingIntervalSeconds: options.pollSeconds ?? 1 },
     async ([job]) => {
@@ -35,6 +35,9 @@ export async function startImportJobs(boss: PgBoss, deps: JobDeps, options: Impo
   );
   const send = async (importCode: string) => {
     await boss.send(IMPORT_JOB, { importCode });
+    // This instance's worker asks at once rather than at its next poll (up to a second later);
+    // whichever instance asks first still takes the job, and only one does.
+    boss.notifyWorker(worker);
   };
   setImportDispatch(deps.db, send);
   // Imports a stop left checking or committing: their pass starts over (a commit's transaction

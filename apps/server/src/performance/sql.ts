@@ -6,16 +6,6 @@ import { type SQL, sql } from 'drizzle-orm';
  */
 export const jsonParam = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`;
 
-/** A PostgreSQL array literal of codes, ISO dates or integers, quoted so that any text is one element. */
-export const arrayLiteral = (values: readonly (string | number)[]) =>
-  `{${values.map((v) => (typeof v === 'number' ? String(v) : `"${v.replace(/[\\"]/g, '\\$&')}"`)).join(',')}}`;
-
-/** A list of texts as one `text[]` parameter, for `unnest` or `= any(...)`. */
-export const textArray = (values: readonly string[]) => sql`${arrayLiteral(values)}::text[]`;
-
-/** A list of integers as one `int[]` parameter. */
-export const intArray = (values: readonly number[]) => sql`${arrayLiteral(values)}::int[]`;
-
 /** The codes of a list as a set of text values, to use as `x in (...)`. */
 export const textSet = (values: readonly string[]) =>
   sql`select jsonb_array_elements_text(${jsonParam(values)})`;

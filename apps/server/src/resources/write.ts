@@ -1,7 +1,8 @@
 import { type PermissionScope, withArticle } from '@wfc/contract';
-import { and, type Column, count, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, type Column, count, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import { lastChanges } from '../audit/history.ts';
 import { recordAudit, recordAudits } from '../audit/recorder.ts';
+import { anyOf } from '../db/arrays.ts';
 import type { Executor } from '../db/client.ts';
 import { newCode } from '../db/codes.ts';
 import { exists } from '../db/rows.ts';
@@ -290,12 +291,12 @@ export async function createManyIn<D extends AnyResourceDef>(
   if (reached.where) {
     const { records: within } = await fetchRecords(tx, res, {
       shape: { code: res.codeColumn },
-      where: and(inArray(res.codeColumn, codes), reached.where),
+      where: and(anyOf(res.codeColumn, codes), reached.where),
       present: false,
     });
     if (within.length !== codes.length) throw outOfReach(res, 'create');
   }
-  const { records } = await fetchRecords(tx, res, { where: inArray(res.codeColumn, codes) });
+  const { records } = await fetchRecords(tx, res, { where: anyOf(res.codeColumn, codes) });
   if (res.attach) await res.attach(tx, records, { populate: true });
   const byCode = new Map(records.map((r) => [r[res.def.code], r]));
   const after = codes.map((code) => byCode.get(code));
@@ -488,7 +489,7 @@ async function eachRecord<T>(
 async function namesOf(tx: Executor, res: ServerResource, codes: string[], scoped: SQL | undefined) {
   const { records } = await fetchRecords(tx, res, {
     shape: lookupShape(res),
-    where: and(inArray(res.codeColumn, codes), scoped),
+    where: and(anyOf(res.codeColumn, codes), scoped),
     present: false,
   });
   return new Map(

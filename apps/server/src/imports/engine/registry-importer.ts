@@ -9,8 +9,9 @@ import {
   importFieldsOf,
   type ResourceKey,
 } from '@wfc/contract';
-import { and, getTableColumns, inArray } from 'drizzle-orm';
+import { and, getTableColumns } from 'drizzle-orm';
 import type { z } from 'zod';
+import { anyOf } from '../../db/arrays.ts';
 import type { Executor } from '../../db/client.ts';
 import type { ImportPlan } from '../../db/schema/index.ts';
 import { ApiError, zodFieldErrors } from '../../http/envelope.ts';
@@ -301,7 +302,7 @@ export function registryImporter(
     const out = new Map<string, Row>();
     for (let i = 0; i < codes.length; i += FETCH_CHUNK) {
       const { records } = await fetchRecords(db, res, {
-        where: inArray(res.codeColumn, codes.slice(i, i + FETCH_CHUNK)),
+        where: anyOf(res.codeColumn, codes.slice(i, i + FETCH_CHUNK)),
       });
       if (res.attach) await res.attach(db, records, { populate: true });
       for (const r of records) {
@@ -318,7 +319,7 @@ export function registryImporter(
     for (let i = 0; i < codes.length; i += FETCH_CHUNK) {
       const { records } = await fetchRecords(db, res, {
         shape: { code: res.codeColumn },
-        where: and(inArray(res.codeColumn, codes.slice(i, i + FETCH_CHUNK)), reached.where),
+        where: and(anyOf(res.codeColumn, codes.slice(i, i + FETCH_CHUNK)), reached.where),
         present: false,
       });
       for (const r of records) if (typeof r.code === 'string') out.add(r.code);

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
+import { arrayLiteral } from '../../db/arrays.ts';
 import type { Executor } from '../../db/client.ts';
 import { rowsOf } from '../../db/rows.ts';
-import { arrayLiteral, jsonParam } from '../sql.ts';
+import { jsonParam } from '../sql.ts';
 import type { ColumnType, Rollup } from './declarations.ts';
 
 /** Key order as PostgreSQL sorts these keys: numbers as numbers, codes and ISO dates byte by byte. */
