@@ -63,13 +63,34 @@ export interface RunningServer {
   stop(): Promise<number | null>;
 }
 
-/** Starts a server command (`npm start`, ...) on a free port and resolves once it is ready. */
+/** The server's refusal to start on a port another process took. */
+const PORT_TAKEN = /Cannot start: port \d+ on \S+ is in use by another process/;
+
+/**
+ * Starts a server command (`npm start`, ...) on a free port and resolves once it is ready. A port
+ * found free can be taken by another process before the server binds it (tests run side by side):
+ * the start is then tried again on another.
+ */
 export async function startServer(
   command: string,
   args: string[],
   opts: { cwd: string; env?: Record<string, string> },
 ): Promise<RunningServer> {
-  const port = await freePort();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnPort(await freePort(), command, args, opts);
+    } catch (err) {
+      if (attempt >= 3 || !PORT_TAKEN.test((err as Error).message)) throw err;
+    }
+  }
+}
+
+async function startOnPort(
+  port: number,
+  command: string,
+  args: string[],
+  opts: { cwd: string; env?: Record<string, string> },
+): Promise<RunningServer> {
   const child = spawn(command, args, {
     cwd: opts.cwd,
     env: { ...baseEnv(), HOST: '127.0.0.1', PORT: String(port), ...opts.env },

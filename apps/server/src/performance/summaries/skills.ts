@@ -86,13 +86,15 @@ export function addSkillDeltas(sums: SkillRollupSums, deltas: readonly SkillDelt
       skillId: skill,
     };
     for (const summary of SKILL_SUMMARIES) {
-      const key = summary.from.map((k) => k.ofCell(place));
+      // A million cells make five million of these: the key's values are listed only for a new row.
+      let id = '';
+      for (const k of summary.from) id += `${k.ofCell(place)}|`;
       const rows = sums.get(summary.table) as Map<string, RollupChange>;
-      const known = rows.get(key.join('|'));
+      const known = rows.get(id);
       if (known) {
         known.points += d.p;
         known.scored += d.n;
-      } else rows.set(key.join('|'), { key, points: d.p, scored: d.n });
+      } else rows.set(id, { key: summary.from.map((k) => k.ofCell(place)), points: d.p, scored: d.n });
     }
   }
 }
