@@ -18,3 +18,7 @@ export const intArray = (values: readonly number[]) => sql`${arrayLiteral(values
 /** `column = any(codes)`: the codes as one array parameter, matched on the column's index. */
 export const anyOf = (column: Column | SQL, values: readonly string[]): SQL =>
   sql`${column} = any(${textArray(values)})`;
+
+/** A list of codes as a set of text values from one parameter, to use as `x in (...)`. */
+export const textSet = (values: readonly string[]) =>
+  sql`select jsonb_array_elements_text(${JSON.stringify(values)}::jsonb)`;

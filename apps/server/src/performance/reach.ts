@@ -1,10 +1,10 @@
 import { narrowerScope, type PermissionScope } from '@wfc/contract';
 import { type SQL, sql } from 'drizzle-orm';
 import { employeeRelation, heldScope, type ScopedCaller, scopeCondition } from '../auth/scopes.ts';
+import { textSet } from '../db/arrays.ts';
 import type { Executor } from '../db/client.ts';
 import { rowsOf } from '../db/rows.ts';
 import { ApiError } from '../http/envelope.ts';
-import { textSet } from './sql.ts';
 
 /**
  * A performance row is its employee's: mine when the employee is linked to me, my team's when

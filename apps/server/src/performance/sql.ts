@@ -6,10 +6,6 @@ import { type SQL, sql } from 'drizzle-orm';
  */
 export const jsonParam = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`;
 
-/** The codes of a list as a set of text values, to use as `x in (...)`. */
-export const textSet = (values: readonly string[]) =>
-  sql`select jsonb_array_elements_text(${jsonParam(values)})`;
-
 /**
  * Two decimals, rounding half away from zero. The stored sums carry 30 decimals; the mean of
  * averages of at most a few dozen skills over a year is a fraction whose denominator is far

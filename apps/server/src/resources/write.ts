@@ -235,7 +235,9 @@ async function insertRows(tx: Executor, table: ServerResource['table'], rows: re
     const shape = Object.keys(row)
       .filter((k) => row[k] !== undefined && columns[k])
       .join(',');
-    byShape.set(shape, [...(byShape.get(shape) ?? []), row]);
+    const group = byShape.get(shape);
+    if (group) group.push(row);
+    else byShape.set(shape, [row]);
   }
   for (const [shape, group] of byShape) {
     const keys = shape.split(',');

@@ -1,12 +1,9 @@
 import { and, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { textSet } from '../../db/arrays.ts';
 import type { Executor } from '../../db/client.ts';
 import { rowsOf } from '../../db/rows.ts';
 import type { ServerResource } from '../../resources/server-resource.ts';
-
-/** A list of values as a set the database reads from one parameter, on either database. */
-const textSet = (values: readonly string[]) =>
-  sql`select jsonb_array_elements_text(${JSON.stringify(values)}::jsonb)`;
 
 /** Values asked of the database in one statement. */
 const CHUNK = 5000;

@@ -15,6 +15,7 @@ import {
   scoreImportFields,
 } from '@wfc/contract';
 import { sql } from 'drizzle-orm';
+import { textSet } from '../../db/arrays.ts';
 import type { Executor } from '../../db/client.ts';
 import { rowsOf } from '../../db/rows.ts';
 import type { ImportPlan } from '../../db/schema/index.ts';
@@ -22,7 +23,7 @@ import { ApiError } from '../../http/envelope.ts';
 import { listSkills } from '../../performance/grid/read.ts';
 import { saveReach } from '../../performance/reach.ts';
 import { savePerformances } from '../../performance/save/save.ts';
-import { jsonParam, textSet } from '../../performance/sql.ts';
+import { jsonParam } from '../../performance/sql.ts';
 import type { SheetRow } from '../files/sheet.ts';
 import type { CheckOutcome, CommitOutcome, ImportRun, ModuleImporter } from '../importer.ts';
 import { type ScoreColumns, scoreLayout } from './layout.ts';

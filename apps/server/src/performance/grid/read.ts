@@ -1,11 +1,11 @@
 import type { PerformanceRow, PerformanceSkillColumn, PerformanceTotals } from '@wfc/contract';
 import { type SQL, sql } from 'drizzle-orm';
-import { textArray } from '../../db/arrays.ts';
+import { textArray, textSet } from '../../db/arrays.ts';
 import type { Executor } from '../../db/client.ts';
 import { escapeLike } from '../../db/like.ts';
 import { rowsOf } from '../../db/rows.ts';
 import { monthStart, previousMonthStart, yearStart } from '../dates.ts';
-import { exactRound2, meanOf, round2, textSet } from '../sql.ts';
+import { exactRound2, meanOf, round2 } from '../sql.ts';
 
 /** One row of the grid before its skills are attached. */
 export interface DayRow {

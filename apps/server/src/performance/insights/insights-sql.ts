@@ -1,9 +1,10 @@
 import type { PerformanceOverview, TrendRange } from '@wfc/contract';
 import { type SQL, sql } from 'drizzle-orm';
+import { textSet } from '../../db/arrays.ts';
 import type { Executor } from '../../db/client.ts';
 import { preparedRowsOf } from '../../db/rows.ts';
 import { type DateSpan, type MonthCover, monthCover, monthSplit, monthStart, yearStart } from '../dates.ts';
-import { dayJson, meanOf, textSet } from '../sql.ts';
+import { dayJson, meanOf } from '../sql.ts';
 
 /** A trend as the database writes it: its answer's data as JSON text, and whether the employee exists. */
 export interface TrendText {

@@ -15,6 +15,7 @@ import {
 } from '@wfc/contract';
 import { getTableName, sql } from 'drizzle-orm';
 import { managedDepartmentCodes, type ScopedCaller } from '../../auth/scopes.ts';
+import { textSet } from '../../db/arrays.ts';
 import type { Executor } from '../../db/client.ts';
 import { rowsOf } from '../../db/rows.ts';
 import {
@@ -38,7 +39,6 @@ import {
 import { ApiError, badRequest, notFound } from '../../http/envelope.ts';
 import { type ApiRoute, anyOf, defineRoute, JsonText } from '../../http/routes.ts';
 import { reachedEmployees, viewReach } from '../reach.ts';
-import { textSet } from '../sql.ts';
 import { type OverviewDocument, overviewDocument, trendText } from './insights-sql.ts';
 
 const TAG = 'Performances';

@@ -3,14 +3,14 @@ import type { PerformanceRow, PerformanceRowInput, PerformanceSkillColumn } from
 import { sql } from 'drizzle-orm';
 import { lastChanges } from '../../audit/history.ts';
 import { type AuditActor, type AuditEntry, recordAudits } from '../../audit/recorder.ts';
-import { intArray, textArray } from '../../db/arrays.ts';
+import { intArray, textArray, textSet } from '../../db/arrays.ts';
 import type { Executor } from '../../db/client.ts';
 import { newCode } from '../../db/codes.ts';
 import { rowsOf } from '../../db/rows.ts';
 import { badRequest, staleWrite } from '../../http/envelope.ts';
 import { employeesDay } from '../grid/page.ts';
 import { listScores, listSkills, scoresByRow } from '../grid/read.ts';
-import { jsonParam, textSet } from '../sql.ts';
+import { jsonParam } from '../sql.ts';
 import { type ChangedDay, refreshRollups } from '../summaries/running-sums.ts';
 import {
   addSkillDeltas,
